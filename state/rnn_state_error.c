@@ -5,4 +5,4 @@
 
 #include "rnn_state_error.h"
 
-G_DEFINE_QUARK (rnn-state-error-quark, rnn_state_error)
+G_DEFINE_QUARK (rnn - state - error - quark, rnn_state_error)

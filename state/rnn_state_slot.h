@@ -60,8 +60,7 @@ gconstpointer rnn_state_slot_get_storage (const RnnStateSlot *slot);
 gboolean rnn_state_slot_set_initial_state (RnnStateSlot *slot,
     const gfloat *hidden, const gfloat *history);
 
-void rnn_state_slot_read (RnnStateSlot *slot, gfloat *hidden,
-    gfloat *history);
+void rnn_state_slot_read (RnnStateSlot *slot, gfloat *hidden, gfloat *history);
 
 void rnn_state_slot_writeback (RnnStateSlot *slot, const gfloat *final_hidden,
     const gfloat *final_history, const RnnStateDescriptor *side_desc,

@@ -39,15 +39,14 @@ guint64 rnn_state_snapshot_get_generation (const RnnStateSnapshot *snapshot);
 
 gconstpointer rnn_state_snapshot_get_hidden (const RnnStateSnapshot *snapshot);
 
-const gfloat *rnn_state_snapshot_get_history (
-    const RnnStateSnapshot *snapshot);
+const gfloat *rnn_state_snapshot_get_history (const RnnStateSnapshot *snapshot);
 
 gboolean rnn_state_snapshot_validate (const RnnStateSnapshot *snapshot,
     const RnnStateDescriptor *target, GError **error);
 
 gboolean rnn_state_snapshot_convert (const RnnStateSnapshot *snapshot,
-    const RnnStateDescriptor *target, gpointer hidden_out,
-    gfloat *history_out, GError **error);
+    const RnnStateDescriptor *target, gpointer hidden_out, gfloat *history_out,
+    GError **error);
 
 guint32 rnn_state_crc32 (gconstpointer data, gsize size);
 
