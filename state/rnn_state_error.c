@@ -5,4 +5,10 @@
 
 #include "rnn_state_error.h"
 
-G_DEFINE_QUARK (rnn - state - error - quark, rnn_state_error)
+/* Written out rather than with G_DEFINE_QUARK, whose dashed argument the
+ * formatter would split into "rnn - state - ...". */
+GQuark
+rnn_state_error_quark (void)
+{
+  return g_quark_from_static_string ("rnn-state-error-quark");
+}
