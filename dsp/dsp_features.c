@@ -1,0 +1,355 @@
+/* rnndenoise — dsp: band energies, cepstral features and band gains
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dsp_features.h"
+#include "dsp_frame_config.h"
+
+/* Bands are triangles on the band centres c[b] = (edge[b] + edge[b + 1]) / 2:
+ * a bin k between c[b] and c[b + 1] belongs to band b with weight
+ * 1 - f and to band b + 1 with weight f = (k - c[b]) / (c[b + 1] - c[b]);
+ * bins below c[0] or above c[n_bands - 1] belong wholly to the first or last
+ * band. The weights of each bin sum to 1, so band energies add up to the
+ * spectrum's energy, and band gains interpolate to bin gains with the same
+ * weights. */
+struct _DspFeatures
+{
+  guint n_bands;
+  guint n_bins;
+  guint n_features;
+  guint8 bin_lo[DSP_MAX_BINS];   /* first band of each bin */
+  guint8 bin_hi[DSP_MAX_BINS];   /* second band (bin_lo at the ends) */
+  gfloat bin_frac[DSP_MAX_BINS]; /* weight of bin_hi, 0 .. 1 */
+  gfloat dct[DSP_MAX_BANDS * DSP_MAX_BANDS]; /* [j * n_bands + b] */
+  gfloat silence[DSP_FEATURE_N_DELTA];       /* cepstrum of an all-zero frame */
+  /* History, the only per-stream data: the first DSP_FEATURE_N_DELTA
+   * cepstral coefficients of frames t - 1, then t - 2. */
+  gfloat history[2 * DSP_FEATURE_N_DELTA];
+};
+
+/* Orthonormal DCT-II of log10 (E + floor) over the bands, @ceps: n_bands. */
+static void
+cepstrum_from_energies (const DspFeatures *self, const gfloat *energies,
+    gfloat *ceps)
+{
+  gfloat ly[DSP_MAX_BANDS];
+  guint b, j;
+
+  for (b = 0; b < self->n_bands; b++)
+    ly[b] = log10f (energies[b] + DSP_FEATURES_ENERGY_FLOOR);
+  for (j = 0; j < self->n_bands; j++) {
+    const gfloat *row = self->dct + j * self->n_bands;
+    gfloat sum = 0.0f;
+
+    for (b = 0; b < self->n_bands; b++)
+      sum += row[b] * ly[b];
+    ceps[j] = sum;
+  }
+}
+
+/**
+ * dsp_features_new:
+ * @cfg: a configuration that passes dsp_frame_config_validate().
+ *
+ * Makes the feature extractor of one channel for @cfg's bands and feature
+ * layout (only layout 1 exists: DSP_FEATURE_LAYOUT_CEPSTRUM_V1). Its history
+ * starts as if the stream were preceded by silence, like #DspStft's.
+ *
+ * Returns: (transfer full): a new #DspFeatures; free with
+ *   dsp_features_free().
+ */
+DspFeatures *
+dsp_features_new (const DspFrameConfig *cfg)
+{
+  DspFeatures *self;
+  gfloat zeros[DSP_MAX_BANDS] = { 0.0f };
+  gfloat ceps[DSP_MAX_BANDS];
+  double centre[DSP_MAX_BANDS];
+  guint b, j, k;
+
+  g_return_val_if_fail (cfg != NULL, NULL);
+  g_return_val_if_fail (dsp_frame_config_validate (cfg, NULL), NULL);
+
+  self = g_new0 (DspFeatures, 1);
+  self->n_bands = cfg->n_bands;
+  self->n_bins = cfg->window / 2 + 1;
+  self->n_features
+      = dsp_feature_layout_n_features (cfg->feature_layout_id, cfg->n_bands);
+
+  for (b = 0; b < self->n_bands; b++)
+    centre[b] = 0.5 * (cfg->band_edges[b] + cfg->band_edges[b + 1]);
+  b = 0;
+  for (k = 0; k < self->n_bins; k++) {
+    while (b + 1 < self->n_bands && k >= centre[b + 1])
+      b++;
+    self->bin_lo[k] = (guint8) b;
+    if (k <= centre[b] || b + 1 == self->n_bands) {
+      self->bin_hi[k] = (guint8) b;
+      self->bin_frac[k] = 0.0f;
+    } else {
+      self->bin_hi[k] = (guint8) (b + 1);
+      self->bin_frac[k]
+          = (gfloat) ((k - centre[b]) / (centre[b + 1] - centre[b]));
+    }
+  }
+
+  for (j = 0; j < self->n_bands; j++) {
+    double scale = sqrt ((j == 0 ? 1.0 : 2.0) / self->n_bands);
+
+    for (b = 0; b < self->n_bands; b++)
+      self->dct[j * self->n_bands + b]
+          = (gfloat) (scale * cos (G_PI * j * (b + 0.5) / self->n_bands));
+  }
+
+  cepstrum_from_energies (self, zeros, ceps);
+  memcpy (self->silence, ceps, sizeof (self->silence));
+  dsp_features_reset (self);
+
+  return self;
+}
+
+/**
+ * dsp_features_free:
+ * @self: (nullable): a #DspFeatures.
+ */
+void
+dsp_features_free (DspFeatures *self)
+{
+  g_free (self);
+}
+
+/**
+ * dsp_features_reset:
+ * @self: a #DspFeatures.
+ *
+ * Sets the history to the cepstrum of silence (all band energies 0), as after
+ * dsp_features_new(); allocates nothing.
+ */
+void
+dsp_features_reset (DspFeatures *self)
+{
+  g_return_if_fail (self != NULL);
+
+  memcpy (self->history, self->silence, sizeof (self->silence));
+  memcpy (self->history + DSP_FEATURE_N_DELTA, self->silence,
+      sizeof (self->silence));
+}
+
+/**
+ * dsp_features_get_n_features:
+ * @self: a #DspFeatures.
+ *
+ * Returns: the number of features per frame,
+ *   dsp_feature_layout_n_features (layout, n_bands).
+ */
+guint
+dsp_features_get_n_features (const DspFeatures *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_features;
+}
+
+/**
+ * dsp_features_band_energies:
+ * @self: a #DspFeatures.
+ * @spectrum: (window / 2 + 1) * 2 floats, interleaved complex bins.
+ * @band_energies: n_bands floats: E[b] = sum over bins k of weight_b (k) *
+ *   |X[k]|^2 with the triangular band weights (which sum to 1 per bin).
+ *
+ * Uses no history, so it serves for the clean and the noisy spectrum alike
+ * when training computes ideal gains sqrt (E_clean[b] / E_noisy[b]). Never
+ * allocates.
+ */
+void
+dsp_features_band_energies (const DspFeatures *self, const gfloat *spectrum,
+    gfloat *band_energies)
+{
+  guint b, k;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (spectrum != NULL && band_energies != NULL);
+
+  for (b = 0; b < self->n_bands; b++)
+    band_energies[b] = 0.0f;
+  for (k = 0; k < self->n_bins; k++) {
+    gfloat re = spectrum[2 * k], im = spectrum[2 * k + 1];
+    gfloat p = re * re + im * im;
+    gfloat hi = self->bin_frac[k] * p;
+
+    band_energies[self->bin_lo[k]] += p - hi;
+    band_energies[self->bin_hi[k]] += hi;
+  }
+}
+
+/**
+ * dsp_features_compute:
+ * @self: a #DspFeatures.
+ * @spectrum: (window / 2 + 1) * 2 floats, interleaved complex bins, as
+ *   dsp_stft_analyze() makes them.
+ * @features: dsp_features_get_n_features() floats, feature layout 1:
+ *   c[0 .. n_bands - 1], the orthonormal DCT-II over the bands of
+ *   log10 (E[b] + DSP_FEATURES_ENERGY_FLOOR); then c[i] - c_prev[i] for
+ *   i < DSP_FEATURE_N_DELTA; then c[i] - 2 * c_prev[i] + c_prev2[i] for the
+ *   same i, where c_prev and c_prev2 are the cepstra of the two frames before.
+ * @band_energies: (nullable): n_bands floats for the band energies, as
+ *   dsp_features_band_energies() gives them.
+ *
+ * Advances the feature history by one frame. Never allocates.
+ */
+void
+dsp_features_compute (DspFeatures *self, const gfloat *spectrum,
+    gfloat *features, gfloat *band_energies)
+{
+  gfloat energies[DSP_MAX_BANDS];
+  gfloat *prev, *prev2, *d1, *d2;
+  guint i;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (spectrum != NULL && features != NULL);
+
+  prev = self->history;
+  prev2 = self->history + DSP_FEATURE_N_DELTA;
+
+  dsp_features_band_energies (self, spectrum, energies);
+  cepstrum_from_energies (self, energies, features);
+
+  d1 = features + self->n_bands;
+  d2 = d1 + DSP_FEATURE_N_DELTA;
+  for (i = 0; i < DSP_FEATURE_N_DELTA; i++) {
+    d1[i] = features[i] - prev[i];
+    d2[i] = features[i] - 2.0f * prev[i] + prev2[i];
+  }
+  memcpy (prev2, prev, sizeof (gfloat) * DSP_FEATURE_N_DELTA);
+  memcpy (prev, features, sizeof (gfloat) * DSP_FEATURE_N_DELTA);
+
+  if (band_energies != NULL)
+    memcpy (band_energies, energies, sizeof (gfloat) * self->n_bands);
+}
+
+/**
+ * dsp_features_interpolate_gains:
+ * @self: a #DspFeatures.
+ * @band_gains: n_bands linear gains.
+ * @bin_gains: window / 2 + 1 linear gains, one per bin, interpolated with the
+ *   band weights: g[k] = g_lo + f[k] * (g_hi - g_lo). Equal band gains give
+ *   exactly that gain in every bin.
+ *
+ * Never allocates.
+ */
+void
+dsp_features_interpolate_gains (const DspFeatures *self,
+    const gfloat *band_gains, gfloat *bin_gains)
+{
+  guint k;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (band_gains != NULL && bin_gains != NULL);
+
+  for (k = 0; k < self->n_bins; k++) {
+    gfloat lo = band_gains[self->bin_lo[k]];
+    gfloat hi = band_gains[self->bin_hi[k]];
+
+    bin_gains[k] = lo + self->bin_frac[k] * (hi - lo);
+  }
+}
+
+/**
+ * dsp_features_gain_floor:
+ * @attenuation_limit_db: the largest attenuation in dB, >= 0; 0 means no
+ *   limit.
+ *
+ * Returns: the smallest gain the limit allows, 10^(-limit / 20), or 0 for a
+ *   0 dB limit.
+ */
+gfloat
+dsp_features_gain_floor (gfloat attenuation_limit_db)
+{
+  g_return_val_if_fail (attenuation_limit_db >= 0.0f, 0.0f);
+
+  if (attenuation_limit_db == 0.0f)
+    return 0.0f;
+  return powf (10.0f, -attenuation_limit_db / 20.0f);
+}
+
+/**
+ * dsp_features_apply_gains:
+ * @self: a #DspFeatures.
+ * @bin_gains: window / 2 + 1 linear gains.
+ * @attenuation_limit_db: the largest attenuation in dB, >= 0; 0 means no
+ *   limit. Gains below dsp_features_gain_floor() of it are raised to it.
+ * @spectrum: (inout): (window / 2 + 1) * 2 floats, interleaved complex bins;
+ *   each bin is multiplied by its (floored) gain.
+ *
+ * Never allocates.
+ */
+void
+dsp_features_apply_gains (const DspFeatures *self, const gfloat *bin_gains,
+    gfloat attenuation_limit_db, gfloat *spectrum)
+{
+  gfloat floor_gain;
+  guint k;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (bin_gains != NULL && spectrum != NULL);
+  g_return_if_fail (attenuation_limit_db >= 0.0f);
+
+  floor_gain = dsp_features_gain_floor (attenuation_limit_db);
+  for (k = 0; k < self->n_bins; k++) {
+    gfloat g = MAX (bin_gains[k], floor_gain);
+
+    spectrum[2 * k] *= g;
+    spectrum[2 * k + 1] *= g;
+  }
+}
+
+/**
+ * dsp_features_history_size:
+ * @self: a #DspFeatures.
+ *
+ * Returns: the number of floats dsp_features_save_history() writes:
+ *   2 * DSP_FEATURE_N_DELTA (the first cepstral coefficients of the previous
+ *   frame, then of the one before).
+ */
+gsize
+dsp_features_history_size (const DspFeatures *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return G_N_ELEMENTS (self->history);
+}
+
+/**
+ * dsp_features_save_history:
+ * @self: a #DspFeatures.
+ * @out: dsp_features_history_size() floats.
+ *
+ * Copies all per-stream state out; loading it into a #DspFeatures of the same
+ * configuration continues the stream bit-exactly. Never allocates.
+ */
+void
+dsp_features_save_history (const DspFeatures *self, gfloat *out)
+{
+  g_return_if_fail (self != NULL && out != NULL);
+
+  memcpy (out, self->history, sizeof (self->history));
+}
+
+/**
+ * dsp_features_load_history:
+ * @self: a #DspFeatures.
+ * @in: dsp_features_history_size() floats from dsp_features_save_history().
+ *
+ * Replaces all per-stream state, values as they are. Never allocates.
+ */
+void
+dsp_features_load_history (DspFeatures *self, const gfloat *in)
+{
+  g_return_if_fail (self != NULL && in != NULL);
+
+  memcpy (self->history, in, sizeof (self->history));
+}

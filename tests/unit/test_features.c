@@ -1,0 +1,566 @@
+/* rnndenoise — unit tests for dsp/dsp_features and dsp/dsp_frame_config
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <check.h>
+#include <glib.h>
+
+#include "dsp/dsp_error.h"
+#include "dsp/dsp_features.h"
+#include "dsp/dsp_frame_config.h"
+#include "dsp/dsp_stft.h"
+
+#define N_FRAMES 40
+
+static void
+make_config (DspFrameConfig *cfg, guint rate)
+{
+  GError *error = NULL;
+
+  ck_assert (dsp_frame_config_init_default (cfg, rate, &error));
+  ck_assert_ptr_null (error);
+}
+
+static void
+make_noise (guint32 seed, gfloat *x, guint len)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint n;
+
+  for (n = 0; n < len; n++)
+    x[n] = (gfloat) g_rand_double_range (rand, -1.0, 1.0);
+  g_rand_free (rand);
+}
+
+/* ---- config ---- */
+
+START_TEST (test_config_default)
+{
+  static const guint16 edges_48k[] = { 0, 2, 4, 6, 8, 11, 14, 18, 22, 27, 33,
+    41, 50, 61, 74, 90, 109, 132, 159, 191, 230, 277, 333, 400, 480 };
+  static const guint rates[] = { 8000, 16000, 32000, 44100, 48000, 96000 };
+  DspFrameConfig cfg;
+  GError *error = NULL;
+  guint i;
+
+  make_config (&cfg, 48000);
+  ck_assert_uint_eq (cfg.sample_rate, 48000);
+  ck_assert_uint_eq (cfg.hop, 480);
+  ck_assert_uint_eq (cfg.window, 960);
+  ck_assert_uint_eq (cfg.n_bands, 24);
+  ck_assert_uint_eq (cfg.feature_layout_id, DSP_FEATURE_LAYOUT_CEPSTRUM_V1);
+  for (i = 0; i < G_N_ELEMENTS (edges_48k); i++)
+    ck_assert_uint_eq (cfg.band_edges[i], edges_48k[i]);
+  ck_assert_uint_eq (dsp_frame_config_get_n_bins (&cfg), 481);
+
+  make_config (&cfg, 16000);
+  ck_assert_uint_eq (cfg.hop, 160);
+  ck_assert_uint_eq (cfg.window, 320);
+  ck_assert_uint_eq (cfg.n_bands, 20);
+  ck_assert_uint_eq (cfg.band_edges[cfg.n_bands], 160);
+
+  for (i = 0; i < G_N_ELEMENTS (rates); i++) {
+    make_config (&cfg, rates[i]);
+    ck_assert_msg (dsp_frame_config_validate (&cfg, &error), "%u Hz: %s",
+        rates[i], error ? error->message : "");
+    ck_assert_uint_ge (cfg.n_bands, 20);
+    ck_assert_uint_le (cfg.n_bands, DSP_MAX_BANDS);
+  }
+}
+END_TEST
+
+START_TEST (test_config_default_unsupported)
+{
+  static const guint rates[] = { 0, 7900, 12345, 96100, 192000 };
+  DspFrameConfig cfg;
+  GError *error = NULL;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (rates); i++) {
+    memset (&cfg, 0x5a, sizeof (cfg));
+    ck_assert (!dsp_frame_config_init_default (&cfg, rates[i], &error));
+    ck_assert (g_error_matches (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED));
+    ck_assert_uint_eq (cfg.hop, 0x5a5a5a5a);
+    g_clear_error (&error);
+  }
+}
+END_TEST
+
+/* Each row breaks one field of the default 48 kHz config. */
+typedef struct
+{
+  const char *field; /* must appear in the message */
+  void (*mutate) (DspFrameConfig *cfg);
+  gint code;
+} BadConfig;
+
+static void
+bad_rate_low (DspFrameConfig *cfg)
+{
+  cfg->sample_rate = 100;
+}
+
+static void
+bad_rate_high (DspFrameConfig *cfg)
+{
+  cfg->sample_rate = 400000;
+}
+
+static void
+bad_hop_zero (DspFrameConfig *cfg)
+{
+  cfg->hop = 0;
+}
+
+static void
+bad_hop_large (DspFrameConfig *cfg)
+{
+  cfg->hop = DSP_MAX_HOP + 1;
+  cfg->window = 2 * cfg->hop;
+}
+
+static void
+bad_window (DspFrameConfig *cfg)
+{
+  cfg->window = 1024;
+}
+
+static void
+bad_n_bands_zero (DspFrameConfig *cfg)
+{
+  cfg->n_bands = 0;
+}
+
+static void
+bad_n_bands_large (DspFrameConfig *cfg)
+{
+  cfg->n_bands = DSP_MAX_BANDS + 1;
+}
+
+static void
+bad_n_bands_few (DspFrameConfig *cfg)
+{
+  guint b;
+
+  cfg->n_bands = DSP_FEATURE_N_DELTA - 1;
+  for (b = 0; b <= cfg->n_bands; b++)
+    cfg->band_edges[b] = (guint16) (b * cfg->window / 2 / cfg->n_bands);
+}
+
+static void
+bad_first_edge (DspFrameConfig *cfg)
+{
+  cfg->band_edges[0] = 1;
+}
+
+static void
+bad_edge_order (DspFrameConfig *cfg)
+{
+  cfg->band_edges[5] = cfg->band_edges[4];
+}
+
+static void
+bad_last_edge (DspFrameConfig *cfg)
+{
+  cfg->band_edges[cfg->n_bands] = (guint16) (cfg->window / 2 - 1);
+}
+
+static void
+bad_layout (DspFrameConfig *cfg)
+{
+  cfg->feature_layout_id = 7;
+}
+
+static const BadConfig bad_configs[] = {
+  { "sample_rate", bad_rate_low, DSP_ERROR_INVALID },
+  { "sample_rate", bad_rate_high, DSP_ERROR_INVALID },
+  { "hop", bad_hop_zero, DSP_ERROR_INVALID },
+  { "hop", bad_hop_large, DSP_ERROR_INVALID },
+  { "window", bad_window, DSP_ERROR_INVALID },
+  { "n_bands", bad_n_bands_zero, DSP_ERROR_INVALID },
+  { "n_bands", bad_n_bands_large, DSP_ERROR_INVALID },
+  { "n_bands", bad_n_bands_few, DSP_ERROR_INVALID },
+  { "band_edges[0]", bad_first_edge, DSP_ERROR_INVALID },
+  { "band_edges[5]", bad_edge_order, DSP_ERROR_INVALID },
+  { "band_edges[24]", bad_last_edge, DSP_ERROR_INVALID },
+  { "feature_layout_id 7", bad_layout, DSP_ERROR_UNSUPPORTED },
+};
+
+START_TEST (test_config_validate_rejects)
+{
+  const BadConfig *bad = &bad_configs[_i];
+  DspFrameConfig cfg;
+  GError *error = NULL;
+
+  make_config (&cfg, 48000);
+  ck_assert (dsp_frame_config_validate (&cfg, NULL));
+  bad->mutate (&cfg);
+  ck_assert (!dsp_frame_config_validate (&cfg, &error));
+  ck_assert (g_error_matches (error, DSP_ERROR, bad->code));
+  ck_assert_msg (strstr (error->message, bad->field) != NULL,
+      "message \"%s\" does not name %s", error->message, bad->field);
+  g_clear_error (&error);
+  /* NULL error is allowed. */
+  ck_assert (!dsp_frame_config_validate (&cfg, NULL));
+}
+END_TEST
+
+/* ---- features ---- */
+
+START_TEST (test_features_length)
+{
+  static const guint rates[] = { 48000, 16000 };
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  gfloat spectrum[2 * DSP_MAX_BINS] = { 0.0f };
+  gfloat features[DSP_MAX_FEATURES + 1];
+  guint n;
+
+  make_config (&cfg, rates[_i]);
+  feat = dsp_features_new (&cfg);
+  n = dsp_features_get_n_features (feat);
+  ck_assert_uint_eq (n,
+      dsp_feature_layout_n_features (cfg.feature_layout_id, cfg.n_bands));
+  ck_assert_uint_eq (n, cfg.n_bands + 2 * DSP_FEATURE_N_DELTA);
+  /* Nothing is written past the feature vector. */
+  features[n] = 12345.0f;
+  dsp_features_compute (feat, spectrum, features, NULL);
+  ck_assert_float_eq (features[n], 12345.0f);
+  ck_assert_uint_eq (dsp_features_history_size (feat), 2 * DSP_FEATURE_N_DELTA);
+  dsp_features_free (NULL);
+}
+END_TEST
+
+/* Runs @in (n_frames hops) through a DspStft and DspFeatures; @features gets
+ * n_frames rows of n_features. */
+static void
+run_features (const DspFrameConfig *cfg, DspFeatures *feat, const gfloat *in,
+    gfloat *features, guint n_frames)
+{
+  g_autoptr (DspStft) stft = dsp_stft_new (cfg);
+  gfloat spectrum[2 * DSP_MAX_BINS];
+  guint n_features = dsp_features_get_n_features (feat), t;
+
+  for (t = 0; t < n_frames; t++) {
+    dsp_stft_analyze (stft, in + t * cfg->hop, spectrum);
+    dsp_features_compute (feat, spectrum, features + t * n_features, NULL);
+  }
+}
+
+START_TEST (test_features_silence_and_constant)
+{
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  gfloat *in, *features;
+  guint nf, len, i, t;
+
+  make_config (&cfg, 48000);
+  feat = dsp_features_new (&cfg);
+  nf = dsp_features_get_n_features (feat);
+  len = N_FRAMES * cfg.hop;
+  in = g_new0 (gfloat, len);
+  features = g_new (gfloat, N_FRAMES * nf);
+
+  /* Silence: finite, and no deltas since the history starts as silence. */
+  run_features (&cfg, feat, in, features, N_FRAMES);
+  for (i = 0; i < N_FRAMES * nf; i++)
+    ck_assert (isfinite (features[i]));
+  for (t = 0; t < N_FRAMES; t++)
+    for (i = cfg.n_bands; i < nf; i++)
+      ck_assert_float_eq_tol (features[t * nf + i], 0.0f, 1e-6f);
+
+  /* Full-scale DC and a constant -1. */
+  for (i = 0; i < len; i++)
+    in[i] = 1.0f;
+  dsp_features_reset (feat);
+  run_features (&cfg, feat, in, features, N_FRAMES);
+  for (i = 0; i < N_FRAMES * nf; i++)
+    ck_assert (isfinite (features[i]));
+  for (i = 0; i < len; i++)
+    in[i] = -1.0f;
+  run_features (&cfg, feat, in, features, N_FRAMES);
+  for (i = 0; i < N_FRAMES * nf; i++)
+    ck_assert (isfinite (features[i]));
+
+  g_free (in);
+  g_free (features);
+}
+END_TEST
+
+START_TEST (test_features_stationary_deltas)
+{
+  static const guint rates[] = { 48000, 16000 };
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  gfloat spectrum[2 * DSP_MAX_BINS];
+  gfloat *in, *features;
+  guint nf, len, i, t;
+
+  make_config (&cfg, rates[_i]);
+  feat = dsp_features_new (&cfg);
+  nf = dsp_features_get_n_features (feat);
+  len = N_FRAMES * cfg.hop;
+  in = g_new (gfloat, len);
+  features = g_new (gfloat, N_FRAMES * nf);
+
+  /* 1 kHz (a whole number of periods per hop) plus 400 Hz: every frame
+   * sees the same samples once the window is full. */
+  for (i = 0; i < len; i++) {
+    guint p = i % cfg.hop;
+
+    in[i] = (gfloat) (0.5 * sin (2 * G_PI * 1000.0 * p / cfg.sample_rate)
+        + 0.25 * cos (2 * G_PI * 400.0 * p / cfg.sample_rate));
+  }
+  run_features (&cfg, feat, in, features, N_FRAMES);
+  /* Frame 1 is the first full window; deltas vanish from frame 3 on. */
+  for (t = 3; t < N_FRAMES; t++) {
+    for (i = 0; i < cfg.n_bands; i++)
+      ck_assert (isfinite (features[t * nf + i]));
+    for (i = cfg.n_bands; i < nf; i++)
+      ck_assert_float_eq_tol (features[t * nf + i], 0.0f, 1e-5f);
+  }
+  /* Early frames see the onset. */
+  ck_assert_float_gt (fabsf (features[cfg.n_bands]), 1.0f);
+
+  /* The same spectrum over and over gives exactly zero deltas. */
+  make_noise (5, in, cfg.window);
+  {
+    g_autoptr (DspStft) stft = dsp_stft_new (&cfg);
+
+    dsp_stft_analyze (stft, in, spectrum);
+    dsp_stft_analyze (stft, in + cfg.hop, spectrum);
+  }
+  for (t = 0; t < 3; t++)
+    dsp_features_compute (feat, spectrum, features, NULL);
+  for (i = cfg.n_bands; i < nf; i++)
+    ck_assert (features[i] == 0.0f);
+
+  g_free (in);
+  g_free (features);
+}
+END_TEST
+
+START_TEST (test_features_history_continuation)
+{
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) whole = NULL;
+  g_autoptr (DspFeatures) first = NULL;
+  g_autoptr (DspFeatures) second = NULL;
+  g_autoptr (DspStft) stft = NULL;
+  gfloat spectrum[2 * DSP_MAX_BINS], silence[2 * DSP_MAX_BINS] = { 0.0f };
+  gfloat history[2 * DSP_FEATURE_N_DELTA], scratch[DSP_MAX_FEATURES];
+  gfloat *in, *ref, *out;
+  guint nf, len, t, cut = 13;
+
+  make_config (&cfg, 48000);
+  whole = dsp_features_new (&cfg);
+  first = dsp_features_new (&cfg);
+  second = dsp_features_new (&cfg);
+  stft = dsp_stft_new (&cfg);
+  nf = dsp_features_get_n_features (whole);
+  ck_assert_uint_eq (dsp_features_history_size (whole), G_N_ELEMENTS (history));
+  len = N_FRAMES * cfg.hop;
+  in = g_new (gfloat, len);
+  ref = g_new (gfloat, N_FRAMES * nf);
+  out = g_new (gfloat, N_FRAMES * nf);
+  make_noise (77, in, len);
+
+  /* Scale the noise so band energies change from frame to frame. */
+  for (t = 0; t < len; t++)
+    in[t] *= (gfloat) (0.5 + 0.5 * sin (t * 0.001));
+
+  run_features (&cfg, whole, in, ref, N_FRAMES);
+
+  /* The STFT keeps running; only the feature extractor is swapped. */
+  for (t = 0; t < N_FRAMES; t++) {
+    dsp_stft_analyze (stft, in + t * cfg.hop, spectrum);
+    if (t < cut) {
+      dsp_features_compute (first, spectrum, out + t * nf, NULL);
+      /* The second extractor sees another stream before the import. */
+      dsp_features_compute (second, silence, scratch, NULL);
+    } else {
+      if (t == cut) {
+        dsp_features_save_history (first, history);
+        dsp_features_load_history (second, history);
+      }
+      dsp_features_compute (second, spectrum, out + t * nf, NULL);
+    }
+  }
+  ck_assert_int_eq (memcmp (ref, out, sizeof (gfloat) * N_FRAMES * nf), 0);
+
+  g_free (in);
+  g_free (ref);
+  g_free (out);
+}
+END_TEST
+
+/* ---- band energies ---- */
+
+START_TEST (test_features_energies)
+{
+  static const guint rates[] = { 48000, 16000 };
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  g_autoptr (DspStft) stft = NULL;
+  gfloat spectrum[2 * DSP_MAX_BINS], in[2 * DSP_MAX_HOP];
+  gfloat energies[DSP_MAX_BANDS], energies2[DSP_MAX_BANDS];
+  gfloat features[DSP_MAX_FEATURES];
+  double total = 0.0, bands = 0.0;
+  guint k, b;
+
+  make_config (&cfg, rates[_i]);
+  feat = dsp_features_new (&cfg);
+  stft = dsp_stft_new (&cfg);
+  make_noise (9, in, cfg.window);
+  dsp_stft_analyze (stft, in, spectrum);
+  dsp_stft_analyze (stft, in + cfg.hop, spectrum);
+
+  dsp_features_band_energies (feat, spectrum, energies);
+  for (k = 0; k < dsp_frame_config_get_n_bins (&cfg); k++)
+    total += spectrum[2 * k] * spectrum[2 * k]
+        + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+  for (b = 0; b < cfg.n_bands; b++) {
+    ck_assert_float_gt (energies[b], 0.0f);
+    bands += energies[b];
+  }
+  /* The band weights sum to 1 per bin. */
+  ck_assert_double_eq_tol (bands, total, 1e-5 * total);
+
+  /* compute() reports the same energies. */
+  dsp_features_compute (feat, spectrum, features, energies2);
+  ck_assert_int_eq (memcmp (energies, energies2, sizeof (gfloat) * cfg.n_bands),
+      0);
+}
+END_TEST
+
+/* ---- gains ---- */
+
+START_TEST (test_gains_interpolate)
+{
+  static const guint rates[] = { 48000, 16000 };
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  gfloat band_gains[DSP_MAX_BANDS], bin_gains[DSP_MAX_BINS];
+  guint n_bins, k, b;
+
+  make_config (&cfg, rates[_i]);
+  feat = dsp_features_new (&cfg);
+  n_bins = dsp_frame_config_get_n_bins (&cfg);
+
+  for (b = 0; b < cfg.n_bands; b++)
+    band_gains[b] = 1.0f;
+  dsp_features_interpolate_gains (feat, band_gains, bin_gains);
+  for (k = 0; k < n_bins; k++)
+    ck_assert (bin_gains[k] == 1.0f);
+
+  /* Alternating gains: bins stay within range, band centres hit exactly
+   * where the centre falls on a bin. */
+  for (b = 0; b < cfg.n_bands; b++)
+    band_gains[b] = b % 2 ? 0.25f : 0.75f;
+  dsp_features_interpolate_gains (feat, band_gains, bin_gains);
+  for (k = 0; k < n_bins; k++) {
+    ck_assert_float_ge (bin_gains[k], 0.25f);
+    ck_assert_float_le (bin_gains[k], 0.75f);
+  }
+  ck_assert_float_eq (bin_gains[0], 0.75f);
+  ck_assert_float_eq (bin_gains[n_bins - 1], band_gains[cfg.n_bands - 1]);
+  for (b = 0; b < cfg.n_bands; b++) {
+    guint sum = cfg.band_edges[b] + cfg.band_edges[b + 1];
+
+    if (sum % 2 == 0)
+      ck_assert_float_eq (bin_gains[sum / 2], band_gains[b]);
+  }
+}
+END_TEST
+
+START_TEST (test_gains_attenuation_limit)
+{
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  gfloat spectrum[2 * DSP_MAX_BINS], bin_gains[DSP_MAX_BINS];
+  guint n_bins, k;
+
+  make_config (&cfg, 16000);
+  feat = dsp_features_new (&cfg);
+  n_bins = dsp_frame_config_get_n_bins (&cfg);
+
+  ck_assert_float_eq (dsp_features_gain_floor (0.0f), 0.0f);
+  ck_assert_float_eq_tol (dsp_features_gain_floor (20.0f), 0.1f, 1e-7f);
+  ck_assert_float_eq_tol (dsp_features_gain_floor (6.0f), 0.501187f, 1e-6f);
+
+  /* 20 dB limit: a zero gain becomes 0.1, a gain above it stays. */
+  for (k = 0; k < n_bins; k++) {
+    spectrum[2 * k] = 2.0f;
+    spectrum[2 * k + 1] = -4.0f;
+    bin_gains[k] = k % 2 ? 0.5f : 0.0f;
+  }
+  dsp_features_apply_gains (feat, bin_gains, 20.0f, spectrum);
+  for (k = 0; k < n_bins; k++) {
+    gfloat g = k % 2 ? 0.5f : 0.1f;
+
+    ck_assert_float_eq_tol (spectrum[2 * k], 2.0f * g, 1e-6f);
+    ck_assert_float_eq_tol (spectrum[2 * k + 1], -4.0f * g, 1e-6f);
+  }
+
+  /* 0 dB means no limit: zero gains silence the bins. */
+  for (k = 0; k < n_bins; k++) {
+    spectrum[2 * k] = 2.0f;
+    spectrum[2 * k + 1] = -4.0f;
+    bin_gains[k] = 0.0f;
+  }
+  dsp_features_apply_gains (feat, bin_gains, 0.0f, spectrum);
+  for (k = 0; k < 2 * n_bins; k++)
+    ck_assert_float_eq (spectrum[k], 0.0f);
+}
+END_TEST
+
+static Suite *
+features_suite (void)
+{
+  Suite *s = suite_create ("features");
+  TCase *tc;
+
+  tc = tcase_create ("config");
+  tcase_add_test (tc, test_config_default);
+  tcase_add_test (tc, test_config_default_unsupported);
+  tcase_add_loop_test (tc, test_config_validate_rejects, 0,
+      G_N_ELEMENTS (bad_configs));
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("features");
+  tcase_add_loop_test (tc, test_features_length, 0, 2);
+  tcase_add_test (tc, test_features_silence_and_constant);
+  tcase_add_loop_test (tc, test_features_stationary_deltas, 0, 2);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("history");
+  tcase_add_test (tc, test_features_history_continuation);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("energies");
+  tcase_add_loop_test (tc, test_features_energies, 0, 2);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("gains");
+  tcase_add_loop_test (tc, test_gains_interpolate, 0, 2);
+  tcase_add_test (tc, test_gains_attenuation_limit);
+  suite_add_tcase (s, tc);
+
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (features_suite ());
+  int n_failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  n_failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return n_failed == 0 ? 0 : 1;
+}
