@@ -1,0 +1,528 @@
+/* rnndenoise — dsp: the per-stream frame processor
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * One call of dsp_processor_process() is one invocation of the recurrence:
+ * the initial state (hidden state and DSP history) is read from the slot,
+ * the samples are cut into frames on working copies, and the final state is
+ * written back through the slot's fan-out. Samples are buffered a frame at a
+ * time: each input sample goes into the partial frame and the output sample
+ * comes from the previous frame's synthesis, so the output is the input
+ * delayed by the STFT delay plus one hop, whatever the buffer sizes.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
+#include "dsp_error.h"
+#include "dsp_features.h"
+#include "dsp_frame_config.h"
+#include "dsp_processor.h"
+#include "dsp_stft.h"
+
+/* Larger magnitudes are clipped: they are not audio, and their energies
+ * would overflow the feature computation. */
+#define SAMPLE_LIMIT 65536.0f
+
+struct _DspProcessor
+{
+  /* Immutable after _new. */
+  DspModel *model;    /* owned reference; shared read-only */
+  RnnStateSlot *slot; /* owned; the stream's persistent state */
+  DspFrameConfig cfg;
+  guint channels;
+  guint hop;
+  guint n_bins;
+  guint n_bands;
+  guint n_features;
+  gsize stft_history;     /* floats per channel */
+  gsize features_history; /* floats per channel */
+  gsize history_per_channel;
+  gsize history_size; /* floats, all channels + partial position */
+  gsize state_size;   /* floats of hidden state */
+
+  /* Streaming thread only. The objects below are working copies: they are
+   * loaded from the slot at the start of each call and saved back at its
+   * end, so the slot always holds the whole stream state. */
+  gfloat attenuation_limit_db;
+  DspStft **stft;         /* owned, one per channel */
+  DspFeatures **features; /* owned, one per channel */
+  gfloat *in_frame;       /* owned; channels x hop, partial frame */
+  gfloat *out_frame;      /* owned; channels x hop, pending output */
+  guint pos;              /* samples in the partial frame */
+  gfloat *hidden;         /* owned; state_size */
+  gfloat *history;        /* owned; history_size */
+  gfloat *spectrum;       /* owned; channels x n_bins x 2 */
+  gfloat *feature_rows;   /* owned; channels x n_features */
+  gfloat *band_gains;     /* owned; channels x n_bands */
+  gfloat *vad;            /* owned; channels */
+  gfloat *bin_gains;      /* owned; n_bins */
+  gfloat *scratch;        /* owned; dsp_model_scratch_size () */
+};
+
+static void
+save_history (DspProcessor *self, gfloat *history)
+{
+  gfloat *p = history;
+  guint c;
+
+  for (c = 0; c < self->channels; c++) {
+    dsp_stft_save_history (self->stft[c], p);
+    p += self->stft_history;
+    dsp_features_save_history (self->features[c], p);
+    p += self->features_history;
+    memcpy (p, self->in_frame + c * self->hop, self->hop * sizeof (gfloat));
+    p += self->hop;
+    memcpy (p, self->out_frame + c * self->hop, self->hop * sizeof (gfloat));
+    p += self->hop;
+  }
+  *p = (gfloat) self->pos;
+}
+
+/* An imported history passed the snapshot checks but its values are not
+ * trusted: non-finite values become silence, a bad position becomes 0. */
+static void
+load_history (DspProcessor *self, gfloat *history)
+{
+  gfloat *p = history;
+  gfloat pos;
+  gsize i;
+  guint c;
+
+  for (i = 0; i + 1 < self->history_size; i++)
+    if (!isfinite (history[i]))
+      history[i] = 0.0f;
+  for (c = 0; c < self->channels; c++) {
+    dsp_stft_load_history (self->stft[c], p);
+    p += self->stft_history;
+    dsp_features_load_history (self->features[c], p);
+    p += self->features_history;
+    memcpy (self->in_frame + c * self->hop, p, self->hop * sizeof (gfloat));
+    p += self->hop;
+    memcpy (self->out_frame + c * self->hop, p, self->hop * sizeof (gfloat));
+    p += self->hop;
+  }
+  pos = *p;
+  self->pos = (pos >= 0.0f && pos < (gfloat) self->hop) ? (guint) pos : 0;
+}
+
+static gboolean
+check_model (DspModel *model, guint channels, GError **error)
+{
+  const DspFrameConfig *cfg = dsp_model_get_frame_config (model);
+
+  if (channels < 1 || channels > RNN_STATE_MAX_BATCH) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_INVALID,
+        "%u channels, supported: 1..%u", channels, RNN_STATE_MAX_BATCH);
+    return FALSE;
+  }
+  if (!dsp_frame_config_validate (cfg, error))
+    return FALSE;
+  if (dsp_model_get_n_gru_layers (model) < 1) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
+        "the model has no GRU layer, so no recurrent state");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+allocate_working_memory (DspProcessor *self)
+{
+  guint c;
+
+  self->stft = g_new0 (DspStft *, self->channels);
+  self->features = g_new0 (DspFeatures *, self->channels);
+  for (c = 0; c < self->channels; c++) {
+    self->stft[c] = dsp_stft_new (&self->cfg);
+    self->features[c] = dsp_features_new (&self->cfg);
+  }
+  self->stft_history = dsp_stft_history_size (self->stft[0]);
+  self->features_history = dsp_features_history_size (self->features[0]);
+  self->history_per_channel
+      = self->stft_history + self->features_history + 2 * self->hop;
+  self->history_size = self->channels * self->history_per_channel + 1;
+
+  self->in_frame = g_new0 (gfloat, (gsize) self->channels * self->hop);
+  self->out_frame = g_new0 (gfloat, (gsize) self->channels * self->hop);
+  self->hidden = g_new0 (gfloat, self->state_size);
+  self->history = g_new0 (gfloat, self->history_size);
+  self->spectrum = g_new0 (gfloat, (gsize) self->channels * self->n_bins * 2);
+  self->feature_rows
+      = g_new0 (gfloat, (gsize) self->channels * self->n_features);
+  self->band_gains = g_new0 (gfloat, (gsize) self->channels * self->n_bands);
+  self->vad = g_new0 (gfloat, self->channels);
+  self->bin_gains = g_new0 (gfloat, self->n_bins);
+  self->scratch = g_new0 (gfloat,
+      dsp_model_scratch_size (self->model, self->channels) + 1);
+}
+
+/**
+ * dsp_processor_new:
+ * @model: the model (a reference is taken)
+ * @channels: interleaved channels, 1..RNN_STATE_MAX_BATCH (one batch row
+ *   each)
+ * @error: return location for a #DSP_ERROR
+ *
+ * Creates the stream's objects and its state slot, sized once: nothing is
+ * allocated while processing. The initial state is the zero hidden state
+ * and the DSP history of a stream preceded by silence.
+ *
+ * Returns: (transfer full) (nullable): a new processor, or NULL.
+ */
+DspProcessor *
+dsp_processor_new (DspModel *model, guint channels, GError **error)
+{
+  DspProcessor *self;
+  RnnStateDescriptor desc;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  if (!check_model (model, channels, error))
+    return NULL;
+
+  self = g_new0 (DspProcessor, 1);
+  self->model = dsp_model_ref (model);
+  self->cfg = *dsp_model_get_frame_config (model);
+  self->channels = channels;
+  self->hop = self->cfg.hop;
+  self->n_bins = dsp_frame_config_get_n_bins (&self->cfg);
+  self->n_bands = self->cfg.n_bands;
+  self->n_features = dsp_model_get_n_features (model);
+  self->state_size = dsp_model_state_size (model, channels);
+  allocate_working_memory (self);
+
+  dsp_model_init_state_descriptor (model, channels, self->history_size, &desc);
+  self->slot = rnn_state_slot_new (&desc, error);
+  if (self->slot == NULL) {
+    dsp_processor_free (self);
+    return NULL;
+  }
+  /* The constant initial state: fresh objects' history, zero hidden. */
+  save_history (self, self->history);
+  rnn_state_slot_set_initial_state (self->slot, NULL, self->history);
+  rnn_state_slot_reset (self->slot, TRUE);
+  return self;
+}
+
+/**
+ * dsp_processor_free:
+ * @self: (nullable): a processor
+ *
+ * Frees the processor, its slot and its reference to the model.
+ */
+void
+dsp_processor_free (DspProcessor *self)
+{
+  guint c;
+
+  if (self == NULL)
+    return;
+  for (c = 0; c < self->channels && self->stft != NULL; c++) {
+    dsp_stft_free (self->stft[c]);
+    dsp_features_free (self->features[c]);
+  }
+  g_free (self->stft);
+  g_free (self->features);
+  g_free (self->in_frame);
+  g_free (self->out_frame);
+  g_free (self->hidden);
+  g_free (self->history);
+  g_free (self->spectrum);
+  g_free (self->feature_rows);
+  g_free (self->band_gains);
+  g_free (self->vad);
+  g_free (self->bin_gains);
+  g_free (self->scratch);
+  rnn_state_slot_free (self->slot);
+  g_clear_pointer (&self->model, dsp_model_unref);
+  g_free (self);
+}
+
+/**
+ * dsp_processor_get_channels:
+ * @self: a processor
+ *
+ * Returns: the number of interleaved channels (batch rows).
+ */
+guint
+dsp_processor_get_channels (const DspProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->channels;
+}
+
+/**
+ * dsp_processor_get_hop:
+ * @self: a processor
+ *
+ * Returns: samples per frame and channel (480 at 48 kHz).
+ */
+guint
+dsp_processor_get_hop (const DspProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->hop;
+}
+
+/**
+ * dsp_processor_get_latency:
+ * @self: a processor
+ *
+ * Returns: the delay of the output behind the input, in samples per
+ * channel: the STFT delay plus one hop of frame buffering (960 samples,
+ * 20 ms, at 48 kHz).
+ */
+guint
+dsp_processor_get_latency (const DspProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return dsp_stft_get_delay (self->stft[0]) + self->hop;
+}
+
+/**
+ * dsp_processor_get_slot:
+ * @self: a processor
+ *
+ * Returns: (transfer none): the stream's state slot, for its descriptor,
+ * counters and snapshots; valid while @self lives.
+ */
+RnnStateSlot *
+dsp_processor_get_slot (DspProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->slot;
+}
+
+/**
+ * dsp_processor_set_attenuation_limit:
+ * @self: a processor
+ * @db: the largest attenuation in dB (0 = unlimited)
+ *
+ * Takes effect at the next frame. Call from the streaming thread.
+ */
+void
+dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db)
+{
+  g_return_if_fail (self != NULL);
+  self->attenuation_limit_db = MAX (db, 0.0f);
+}
+
+static gboolean
+hidden_is_finite (const DspProcessor *self)
+{
+  gsize i;
+
+  for (i = 0; i < self->state_size; i++)
+    if (!isfinite (self->hidden[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* One frame for every channel: analysis, features, the network over the
+ * batch, gains, synthesis. Reads in_frame, fills out_frame. */
+static void
+run_frame (DspProcessor *self, DspProcessorReport *report)
+{
+  gsize bins2 = (gsize) self->n_bins * 2;
+  guint c;
+
+  for (c = 0; c < self->channels; c++) {
+    gfloat *spectrum = self->spectrum + c * bins2;
+
+    dsp_stft_analyze (self->stft[c], self->in_frame + c * self->hop, spectrum);
+    dsp_features_compute (self->features[c], spectrum,
+        self->feature_rows + c * self->n_features, NULL);
+  }
+  dsp_model_forward (self->model, self->feature_rows, self->hidden,
+      self->channels, self->band_gains, self->vad, self->scratch);
+  if (!hidden_is_finite (self)) {
+    memset (self->hidden, 0, self->state_size * sizeof (gfloat));
+    report->state_resets++;
+  }
+  for (c = 0; c < self->channels; c++) {
+    gfloat *spectrum = self->spectrum + c * bins2;
+    gfloat vad = isfinite (self->vad[c]) ? self->vad[c] : 0.0f;
+
+    dsp_features_interpolate_gains (self->features[c],
+        self->band_gains + c * self->n_bands, self->bin_gains);
+    dsp_features_apply_gains (self->features[c], self->bin_gains,
+        self->attenuation_limit_db, spectrum);
+    dsp_stft_synthesize (self->stft[c], spectrum,
+        self->out_frame + c * self->hop);
+    report->vad_max = MAX (report->vad_max, vad);
+    report->vad_mean += vad;
+  }
+  report->frames++;
+}
+
+static inline gfloat
+sanitize_sample (gfloat x, DspProcessorReport *report)
+{
+  if (G_UNLIKELY (!isfinite (x))) {
+    report->nonfinite_samples++;
+    return 0.0f;
+  }
+  return CLAMP (x, -SAMPLE_LIMIT, SAMPLE_LIMIT);
+}
+
+/* Moves up to one frame's worth of samples between the interleaved buffers
+ * and the partial frame; returns how many sample times it took. Reading the
+ * input sample before writing the output one keeps in == out safe. */
+static guint
+exchange_samples (DspProcessor *self, const gfloat *in, gfloat *out,
+    guint n_samples, DspProcessorReport *report)
+{
+  guint take = MIN (self->hop - self->pos, n_samples);
+  guint s, c;
+
+  for (s = 0; s < take; s++) {
+    for (c = 0; c < self->channels; c++) {
+      gsize at = (gsize) s * self->channels + c;
+      gsize slot = (gsize) c * self->hop + self->pos + s;
+      gfloat x = sanitize_sample (in[at], report);
+
+      out[at] = self->out_frame[slot];
+      self->in_frame[slot] = x;
+    }
+  }
+  self->pos += take;
+  return take;
+}
+
+#if defined(__SSE2__)
+/* Flush-to-zero and denormals-are-zero, so that decaying states and muted
+ * input never fall into slow subnormal arithmetic. */
+#define FTZ_DAZ_BITS 0x8040u
+#define ENTER_FLUSH_TO_ZERO(saved) \
+  do { \
+    saved = _mm_getcsr (); \
+    _mm_setcsr (saved | FTZ_DAZ_BITS); \
+  } while (0)
+#define LEAVE_FLUSH_TO_ZERO(saved) _mm_setcsr (saved)
+#else
+#define ENTER_FLUSH_TO_ZERO(saved) (void) (saved)
+#define LEAVE_FLUSH_TO_ZERO(saved) (void) (saved)
+#endif
+
+/**
+ * dsp_processor_process:
+ * @self: a processor
+ * @in: @n_samples x channels interleaved samples (nominal range -1..1)
+ * @out: @n_samples x channels interleaved samples; may equal @in
+ * @n_samples: samples per channel, any number (0 does nothing)
+ * @side_desc: (nullable): format of the side output (same layout as the
+ *   slot's descriptor, any element type)
+ * @side_out: (nullable): receives the final hidden state in @side_desc's
+ *   format if at least one frame completed; untouched otherwise
+ * @side_out_size: size of @side_out in bytes
+ * @report: (out caller-allocates) (optional): what happened in the call
+ *
+ * One invocation: reads the state from the slot (applying a pending import),
+ * runs every frame that completes, writes the final state back (hidden
+ * state and DSP history, including the partial frame) and, if a frame
+ * completed, fills @side_out from the same final state. The output lags the
+ * input by dsp_processor_get_latency() samples. Non-finite input samples
+ * are replaced by silence and counted; a non-finite recurrent state is reset
+ * and counted. Never allocates. Call from one thread at a time.
+ */
+void
+dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
+    guint n_samples, const RnnStateDescriptor *side_desc, gpointer side_out,
+    gsize side_out_size, DspProcessorReport *report)
+{
+  DspProcessorReport local = { 0, 0, 0, -1.0f, 0.0f };
+  guint done = 0;
+  G_GNUC_UNUSED guint csr = 0;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail ((in != NULL && out != NULL) || n_samples == 0);
+
+  if (n_samples > 0) {
+    ENTER_FLUSH_TO_ZERO (csr);
+    rnn_state_slot_read (self->slot, self->hidden, self->history);
+    load_history (self, self->history);
+    while (done < n_samples) {
+      gsize at = (gsize) done * self->channels;
+
+      done += exchange_samples (self, in + at, out + at, n_samples - done,
+          &local);
+      if (self->pos == self->hop) {
+        run_frame (self, &local);
+        self->pos = 0;
+      }
+    }
+    save_history (self, self->history);
+    if (local.frames > 0)
+      rnn_state_slot_writeback (self->slot, self->hidden, self->history,
+          side_desc, side_out, side_out_size);
+    else
+      rnn_state_slot_writeback (self->slot, self->hidden, self->history, NULL,
+          NULL, 0);
+    LEAVE_FLUSH_TO_ZERO (csr);
+  }
+  if (local.frames > 0)
+    local.vad_mean /= (gfloat) (local.frames * self->channels);
+  else
+    local.vad_mean = -1.0f;
+  if (report != NULL)
+    *report = local;
+}
+
+/**
+ * dsp_processor_reset:
+ * @self: a processor
+ * @drop_pending_import: see rnn_state_slot_reset()
+ *
+ * Restores the initial state (zero hidden state, history of a stream
+ * preceded by silence). Safe from any thread; during a running call it
+ * takes effect when that call's writeback completes.
+ */
+void
+dsp_processor_reset (DspProcessor *self, gboolean drop_pending_import)
+{
+  g_return_if_fail (self != NULL);
+  rnn_state_slot_reset (self->slot, drop_pending_import);
+}
+
+/**
+ * dsp_processor_export:
+ * @self: a processor
+ *
+ * The whole-stream snapshot: hidden state and DSP history after the last
+ * completed call. Safe from any thread.
+ *
+ * Returns: (transfer full): snapshot bytes (see docs/state-contract.md).
+ */
+GBytes *
+dsp_processor_export (DspProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return rnn_state_slot_snapshot (self->slot);
+}
+
+/**
+ * dsp_processor_import:
+ * @self: a processor
+ * @data: snapshot bytes
+ * @size: size of @data
+ * @error: return location for a #RNN_STATE_ERROR
+ *
+ * Validates a snapshot against this stream (model id, channels, layout) and
+ * stages it; it takes effect at the start of the next
+ * dsp_processor_process() call. A refused import changes nothing. Safe from
+ * any thread.
+ *
+ * Returns: TRUE if the snapshot was accepted.
+ */
+gboolean
+dsp_processor_import (DspProcessor *self, gconstpointer data, gsize size,
+    GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return rnn_state_slot_import (self->slot, data, size, error);
+}

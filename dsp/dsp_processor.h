@@ -1,0 +1,80 @@
+/* rnndenoise — dsp: the per-stream frame processor
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef DSP_PROCESSOR_H
+#define DSP_PROCESSOR_H
+
+#include <glib.h>
+
+#include "dsp/dsp_model.h"
+#include "state/rnn_state_slot.h"
+
+G_BEGIN_DECLS
+
+/**
+ * DspProcessor:
+ *
+ * Denoises one stream of 1..RNN_STATE_MAX_BATCH interleaved channels with a
+ * shared #DspModel: one batch row per channel. Owns the stream's state slot
+ * (hidden state and the whole DSP history: STFT overlap, feature memory and
+ * the partial frame), so a stream exported with dsp_processor_export() and
+ * imported elsewhere continues bit-identically, even mid-frame.
+ *
+ * dsp_processor_process() and the setters belong to one thread at a time
+ * (the streaming thread). dsp_processor_export(), dsp_processor_import(),
+ * dsp_processor_reset() and dsp_processor_get_slot() may be called from any
+ * thread at any time: they go through the slot's lock.
+ */
+typedef struct _DspProcessor DspProcessor;
+
+/**
+ * DspProcessorReport:
+ * @frames: frames completed in the call
+ * @nonfinite_samples: input samples that were NaN or infinite and were
+ *   replaced by silence before reaching the network
+ * @state_resets: frames after which a non-finite recurrent state was found
+ *   and reset to the initial state
+ * @vad_max: the largest voice probability over the call's frames and
+ *   channels, or -1 if no frame completed
+ * @vad_mean: the mean voice probability, or -1 if no frame completed
+ */
+typedef struct
+{
+  guint frames;
+  guint nonfinite_samples;
+  guint state_resets;
+  gfloat vad_max;
+  gfloat vad_mean;
+} DspProcessorReport;
+
+DspProcessor *dsp_processor_new (DspModel *model, guint channels,
+    GError **error);
+
+void dsp_processor_free (DspProcessor *self);
+
+guint dsp_processor_get_channels (const DspProcessor *self);
+
+guint dsp_processor_get_hop (const DspProcessor *self);
+
+guint dsp_processor_get_latency (const DspProcessor *self);
+
+RnnStateSlot *dsp_processor_get_slot (DspProcessor *self);
+
+void dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db);
+
+void dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
+    guint n_samples, const RnnStateDescriptor *side_desc, gpointer side_out,
+    gsize side_out_size, DspProcessorReport *report);
+
+void dsp_processor_reset (DspProcessor *self, gboolean drop_pending_import);
+
+GBytes *dsp_processor_export (DspProcessor *self);
+
+gboolean dsp_processor_import (DspProcessor *self, gconstpointer data,
+    gsize size, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DspProcessor, dsp_processor_free)
+
+G_END_DECLS
+
+#endif /* DSP_PROCESSOR_H */

@@ -1,0 +1,552 @@
+/* rnndenoise — Check suite for dsp/dsp_processor: persistence, buffer-size
+ * invariance, bit-exact export/import continuation, isolation, bad input
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
+#include <check.h>
+
+#include "dsp/dsp_processor.h"
+#include "state/rnn_state_error.h"
+#include "state/rnn_state_quant.h"
+#include "model_helper.h"
+
+#define RATE 48000
+#define HOP 480
+#define SIGNAL_SAMPLES (RATE / 2)
+
+static DspModel *
+random_model (DspWeightType type)
+{
+  GBytes *bytes = model_helper_random_model (type, 1234);
+  DspModel *model = dsp_model_new_from_bytes (bytes, NULL);
+
+  ck_assert_ptr_nonnull (model);
+  g_bytes_unref (bytes);
+  return model;
+}
+
+/* Speech-like test signal: a few harmonics with a wobbling pitch plus noise,
+ * different per channel. */
+static gfloat *
+make_signal (guint n_samples, guint channels, guint32 seed)
+{
+  gfloat *x = g_new (gfloat, (gsize) n_samples * channels);
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint i, c;
+
+  for (i = 0; i < n_samples; i++) {
+    for (c = 0; c < channels; c++) {
+      gdouble t = (gdouble) i / RATE;
+      gdouble f0 = 120.0 + 30.0 * c + 20.0 * sin (2 * G_PI * 3.0 * t);
+      gdouble v = 0.2 * sin (2 * G_PI * f0 * t)
+          + 0.1 * sin (2 * G_PI * 3 * f0 * t)
+          + 0.05 * g_rand_double_range (rand, -1.0, 1.0);
+      x[(gsize) i * channels + c] = (gfloat) v;
+    }
+  }
+  g_rand_free (rand);
+  return x;
+}
+
+/* Runs a processor over @x in chunks of the given sizes (cycled). */
+static void
+run_chunked (DspProcessor *p, const gfloat *x, gfloat *y, guint n_samples,
+    const guint *chunks, guint n_chunks)
+{
+  guint channels = dsp_processor_get_channels (p);
+  guint done = 0, k = 0;
+
+  while (done < n_samples) {
+    guint n = MIN (chunks[k % n_chunks], n_samples - done);
+
+    dsp_processor_process (p, x + (gsize) done * channels,
+        y + (gsize) done * channels, n, NULL, NULL, 0, NULL);
+    done += n;
+    k++;
+  }
+}
+
+static void
+assert_bits_equal (const gfloat *a, const gfloat *b, gsize n)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    if (memcmp (&a[i], &b[i], sizeof (gfloat)) != 0)
+      ck_abort_msg ("sample %" G_GSIZE_FORMAT ": %.9g != %.9g", i, a[i], b[i]);
+}
+
+START_TEST (test_new_and_latency)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspProcessor *p;
+  GError *error = NULL;
+
+  p = dsp_processor_new (model, 2, &error);
+  ck_assert_ptr_nonnull (p);
+  ck_assert_uint_eq (dsp_processor_get_hop (p), HOP);
+  ck_assert_uint_eq (dsp_processor_get_latency (p), 2 * HOP);
+  ck_assert_uint_eq (rnn_state_slot_get_descriptor (dsp_processor_get_slot (p))
+                         ->batch,
+      2);
+  ck_assert_uint_eq (rnn_state_slot_get_descriptor (dsp_processor_get_slot (p))
+                         ->cell,
+      RNN_STATE_CELL_GRU);
+  dsp_processor_free (p);
+
+  ck_assert_ptr_null (dsp_processor_new (model, 0, &error));
+  ck_assert_ptr_nonnull (strstr (error->message, "0 channels"));
+  g_clear_error (&error);
+  ck_assert_ptr_null (
+      dsp_processor_new (model, RNN_STATE_MAX_BATCH + 1, &error));
+  g_clear_error (&error);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* The state after buffer 2 depends on buffer 1 (persistence), and a reset in
+ * between gives what a fresh stream gives (GRU cell). */
+START_TEST (test_two_invocations_and_reset)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  DspProcessor *fresh = dsp_processor_new (model, 1, NULL);
+  const RnnStateDescriptor *desc
+      = rnn_state_slot_get_descriptor (dsp_processor_get_slot (p));
+  gsize n = rnn_state_descriptor_n_values (desc);
+  gfloat *x = make_signal (4 * HOP, 1, 7), y[4 * HOP];
+  gfloat *after2 = g_new (gfloat, n), *after2_reset = g_new (gfloat, n);
+  gfloat *fresh_state = g_new (gfloat, n), *peek = g_new (gfloat, n);
+  DspProcessorReport report;
+
+  dsp_processor_process (p, x, y, 2 * HOP, NULL, NULL, 0, &report);
+  ck_assert_uint_eq (report.frames, 2);
+  dsp_processor_process (p, x + 2 * HOP, y, 2 * HOP, desc, after2,
+      n * sizeof (gfloat), &report);
+  ck_assert_uint_eq (report.frames, 2);
+  rnn_state_slot_peek_hidden (dsp_processor_get_slot (p), peek, NULL);
+  ck_assert (memcmp (peek, after2, n * sizeof (gfloat)) == 0);
+
+  dsp_processor_reset (p, TRUE);
+  dsp_processor_process (p, x + 2 * HOP, y, 2 * HOP, desc, after2_reset,
+      n * sizeof (gfloat), NULL);
+  ck_assert (memcmp (after2, after2_reset, n * sizeof (gfloat)) != 0);
+
+  dsp_processor_process (fresh, x + 2 * HOP, y, 2 * HOP, desc, fresh_state,
+      n * sizeof (gfloat), NULL);
+  ck_assert (memcmp (fresh_state, after2_reset, n * sizeof (gfloat)) == 0);
+
+  g_free (x);
+  g_free (after2);
+  g_free (after2_reset);
+  g_free (fresh_state);
+  g_free (peek);
+  dsp_processor_free (p);
+  dsp_processor_free (fresh);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* Table of chunkings: every one gives the same samples as one call. */
+static const struct
+{
+  guint chunks[4];
+  guint n_chunks;
+} chunkings[] = {
+  { { 1 }, 1 },
+  { { 479 }, 1 },
+  { { 480 }, 1 },
+  { { 481 }, 1 },
+  { { 4096 }, 1 },
+  { { 7, 960, 0, 1200 }, 4 },
+  { { 333, 1, 2000, 480 }, 4 },
+};
+
+START_TEST (test_buffer_sizes_do_not_matter)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  guint channels = 2, n = SIGNAL_SAMPLES / 4;
+  gfloat *x = make_signal (n, channels, 11);
+  gfloat *whole = g_new (gfloat, (gsize) n * channels);
+  gfloat *chunked = g_new (gfloat, (gsize) n * channels);
+  DspProcessor *a = dsp_processor_new (model, channels, NULL);
+  DspProcessor *b = dsp_processor_new (model, channels, NULL);
+  guint one[1] = { n };
+
+  run_chunked (a, x, whole, n, one, 1);
+  run_chunked (b, x, chunked, n, chunkings[_i].chunks, chunkings[_i].n_chunks);
+  assert_bits_equal (whole, chunked, (gsize) n * channels);
+
+  dsp_processor_free (a);
+  dsp_processor_free (b);
+  g_free (x);
+  g_free (whole);
+  g_free (chunked);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* Split points for migration, in samples: frame boundaries and mid-frame. */
+static const guint split_points[] = { 1, 479, 480, 481, 2400, 5003, 9600 };
+
+START_TEST (test_export_import_continuation)
+{
+  DspWeightType type = _i % 2 ? DSP_WEIGHT_S8 : DSP_WEIGHT_F32;
+  guint split = split_points[_i / 2];
+  DspModel *model = random_model (type);
+  guint channels = 2, n = SIGNAL_SAMPLES / 2;
+  gfloat *x = make_signal (n, channels, 3);
+  gfloat *whole = g_new (gfloat, (gsize) n * channels);
+  gfloat *migrated = g_new (gfloat, (gsize) n * channels);
+  DspProcessor *ref = dsp_processor_new (model, channels, NULL);
+  DspProcessor *first = dsp_processor_new (model, channels, NULL);
+  DspProcessor *second = dsp_processor_new (model, channels, NULL);
+  guint chunk[1] = { 1000 };
+  GBytes *snapshot;
+  GError *error = NULL;
+
+  run_chunked (ref, x, whole, n, chunk, 1);
+
+  run_chunked (first, x, migrated, split, chunk, 1);
+  snapshot = dsp_processor_export (first);
+  /* Some unrelated audio first: the import must replace all of it. */
+  run_chunked (second, x + 100 * channels, migrated + (gsize) split * channels,
+      777, chunk, 1);
+  ck_assert (dsp_processor_import (second, g_bytes_get_data (snapshot, NULL),
+      g_bytes_get_size (snapshot), &error));
+  run_chunked (second, x + (gsize) split * channels,
+      migrated + (gsize) split * channels, n - split, chunk, 1);
+  assert_bits_equal (whole, migrated, (gsize) n * channels);
+
+  g_bytes_unref (snapshot);
+  dsp_processor_free (ref);
+  dsp_processor_free (first);
+  dsp_processor_free (second);
+  g_free (x);
+  g_free (whole);
+  g_free (migrated);
+  dsp_model_unref (model);
+}
+END_TEST
+
+START_TEST (test_import_refused_keeps_state)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspModel *other_model = random_model (DSP_WEIGHT_S8);
+  DspProcessor *stereo = dsp_processor_new (model, 2, NULL);
+  DspProcessor *mono = dsp_processor_new (model, 1, NULL);
+  DspProcessor *other = dsp_processor_new (other_model, 1, NULL);
+  gfloat *x = make_signal (2 * HOP, 2, 5), y[4 * HOP];
+  GBytes *before, *after, *snap;
+  GError *error = NULL;
+
+  dsp_processor_process (mono, x, y, HOP, NULL, NULL, 0, NULL);
+  before = dsp_processor_export (mono);
+
+  snap = dsp_processor_export (stereo);
+  ck_assert (!dsp_processor_import (mono, g_bytes_get_data (snap, NULL),
+      g_bytes_get_size (snap), &error));
+  ck_assert (
+      g_error_matches (error, RNN_STATE_ERROR, RNN_STATE_ERROR_MISMATCH));
+  ck_assert_str_eq (error->message, "batch 2, stream expects 1");
+  g_clear_error (&error);
+  g_bytes_unref (snap);
+
+  snap = dsp_processor_export (other);
+  ck_assert (!dsp_processor_import (mono, g_bytes_get_data (snap, NULL),
+      g_bytes_get_size (snap), &error));
+  ck_assert_ptr_nonnull (strstr (error->message, "model id"));
+  g_clear_error (&error);
+  g_bytes_unref (snap);
+
+  after = dsp_processor_export (mono);
+  ck_assert (g_bytes_equal (before, after));
+  g_bytes_unref (before);
+  g_bytes_unref (after);
+  g_free (x);
+  dsp_processor_free (stereo);
+  dsp_processor_free (mono);
+  dsp_processor_free (other);
+  dsp_model_unref (model);
+  dsp_model_unref (other_model);
+}
+END_TEST
+
+/* Side output in S8 equals the F32 final state within one step. */
+START_TEST (test_side_output_formats)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspProcessor *p = dsp_processor_new (model, 2, NULL);
+  RnnStateDescriptor s8
+      = *rnn_state_slot_get_descriptor (dsp_processor_get_slot (p));
+  gsize n = rnn_state_descriptor_n_values (&s8);
+  gfloat *x = make_signal (3 * HOP, 2, 9), *y = g_new (gfloat, 6 * HOP);
+  gfloat *f32 = g_new (gfloat, n), *back = g_new (gfloat, n);
+  gint8 *q = g_new (gint8, n);
+  gsize i;
+
+  rnn_state_descriptor_set_element_type (&s8, RNN_STATE_ELEMENT_S8, 1.0f);
+  dsp_processor_process (p, x, y, 3 * HOP, &s8, q, n, NULL);
+  rnn_state_slot_peek_hidden (dsp_processor_get_slot (p), f32, NULL);
+  rnn_state_dequantize (&s8, q, back);
+  for (i = 0; i < n; i++)
+    ck_assert_float_le (fabsf (back[i] - f32[i]), 1.0f / 127.0f);
+
+  /* A call that completes no frame leaves the side output alone. */
+  memset (q, 0x55, n);
+  dsp_processor_process (p, x, y, 10, &s8, q, n, NULL);
+  for (i = 0; i < n; i++)
+    ck_assert_int_eq (q[i], 0x55);
+
+  g_free (x);
+  g_free (y);
+  g_free (f32);
+  g_free (back);
+  g_free (q);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+}
+END_TEST
+
+START_TEST (test_nonfinite_input)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  gfloat *x = make_signal (10 * HOP, 1, 13), *y = g_new (gfloat, 10 * HOP);
+  gfloat hidden[1024];
+  DspProcessorReport report;
+  guint i;
+
+  x[5] = NAN;
+  x[600] = INFINITY;
+  x[601] = -INFINITY;
+  x[700] = 1e30f;
+  dsp_processor_process (p, x, y, 10 * HOP, NULL, NULL, 0, &report);
+  ck_assert_uint_eq (report.nonfinite_samples, 3);
+  ck_assert_uint_eq (report.frames, 10);
+  ck_assert (report.vad_max >= 0.0f && report.vad_max <= 1.0f);
+  for (i = 0; i < 10 * HOP; i++)
+    ck_assert_msg (isfinite (y[i]), "sample %u not finite", i);
+  rnn_state_slot_peek_hidden (dsp_processor_get_slot (p), hidden, NULL);
+  for (i = 0; i < rnn_state_descriptor_n_values (
+                  rnn_state_slot_get_descriptor (dsp_processor_get_slot (p)));
+       i++)
+    ck_assert (isfinite (hidden[i]));
+  g_free (x);
+  g_free (y);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* Denormal input after loud input, and silence: finite output, and the
+ * caller's floating-point mode is restored. */
+START_TEST (test_denormals_and_fp_mode)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  gfloat x[4 * HOP], y[4 * HOP];
+  guint i;
+#if defined(__SSE2__)
+  guint csr_before = _mm_getcsr ();
+#endif
+
+  for (i = 0; i < 4 * HOP; i++)
+    x[i] = i < HOP ? 0.5f : 1e-41f;
+  dsp_processor_process (p, x, y, 4 * HOP, NULL, NULL, 0, NULL);
+  for (i = 0; i < 4 * HOP; i++)
+    ck_assert (isfinite (y[i]));
+#if defined(__SSE2__)
+  ck_assert_uint_eq (_mm_getcsr (), csr_before);
+#endif
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* Streams on one shared model, one thread each, give exactly what they give
+ * when run one at a time. */
+typedef struct
+{
+  DspModel *model;
+  const gfloat *x;
+  gfloat *y;
+  guint n;
+  guint chunk;
+} StreamJob;
+
+static gpointer
+run_stream (gpointer data)
+{
+  StreamJob *job = data;
+  DspProcessor *p = dsp_processor_new (job->model, 2, NULL);
+  guint chunk[1] = { job->chunk };
+
+  run_chunked (p, job->x, job->y, job->n, chunk, 1);
+  dsp_processor_free (p);
+  return NULL;
+}
+
+START_TEST (test_threads_match_sequential)
+{
+  DspModel *model = random_model (DSP_WEIGHT_S8);
+  guint n = SIGNAL_SAMPLES / 4, t;
+  StreamJob jobs[4];
+  GThread *threads[4];
+  gfloat *seq[4];
+
+  for (t = 0; t < 4; t++) {
+    jobs[t].model = model;
+    jobs[t].x = make_signal (n, 2, 100 + t);
+    jobs[t].y = g_new (gfloat, (gsize) n * 2);
+    jobs[t].n = n;
+    jobs[t].chunk = 256 + 100 * t;
+    run_stream (&jobs[t]);
+    seq[t] = g_memdup2 (jobs[t].y, (gsize) n * 2 * sizeof (gfloat));
+  }
+  for (t = 0; t < 4; t++)
+    threads[t] = g_thread_new ("stream", run_stream, &jobs[t]);
+  for (t = 0; t < 4; t++) {
+    g_thread_join (threads[t]);
+    assert_bits_equal (seq[t], jobs[t].y, (gsize) n * 2);
+    g_free ((gpointer) jobs[t].x);
+    g_free (jobs[t].y);
+    g_free (seq[t]);
+  }
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* The model is shared and ref-counted: a processor keeps it alive. */
+START_TEST (test_processor_keeps_model)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  gfloat x[HOP] = { 0 }, y[HOP];
+
+  dsp_model_unref (model);
+  dsp_processor_process (p, x, y, HOP, NULL, NULL, 0, NULL);
+  dsp_processor_free (p);
+}
+END_TEST
+
+#if !defined(__SANITIZE_ADDRESS__)
+/* Counting allocator: forwards to glibc's and counts while armed. Not built
+ * under AddressSanitizer, which owns malloc itself. */
+extern void *__libc_malloc (size_t size);
+extern void *__libc_calloc (size_t n, size_t size);
+extern void *__libc_realloc (void *p, size_t size);
+static gint allocations_armed = 0;
+static gint allocations = 0;
+
+
+void *
+malloc (size_t size)
+{
+  if (g_atomic_int_get (&allocations_armed))
+    g_atomic_int_inc (&allocations);
+  return __libc_malloc (size);
+}
+
+void *
+calloc (size_t n, size_t size)
+{
+  if (g_atomic_int_get (&allocations_armed))
+    g_atomic_int_inc (&allocations);
+  return __libc_calloc (n, size);
+}
+
+void *
+realloc (void *p, size_t size)
+{
+  if (g_atomic_int_get (&allocations_armed))
+    g_atomic_int_inc (&allocations);
+  return __libc_realloc (p, size);
+}
+
+START_TEST (test_no_allocation_in_steady_state)
+{
+  DspModel *model = random_model (DSP_WEIGHT_S8);
+  DspProcessor *p = dsp_processor_new (model, 2, NULL);
+  const RnnStateDescriptor *desc
+      = rnn_state_slot_get_descriptor (dsp_processor_get_slot (p));
+  gsize side_size = rnn_state_descriptor_hidden_bytes (desc);
+  gpointer side = g_malloc (side_size);
+  gfloat *x = make_signal (20 * HOP, 2, 1), *y = g_new (gfloat, 40 * HOP);
+  guint k;
+
+  dsp_processor_process (p, x, y, 2 * HOP, desc, side, side_size, NULL);
+  g_atomic_int_set (&allocations, 0);
+  g_atomic_int_set (&allocations_armed, 1);
+  for (k = 0; k < 18; k++)
+    dsp_processor_process (p, x + 2 * k * HOP, y, HOP + (k % 3), desc, side,
+        side_size, NULL);
+  g_atomic_int_set (&allocations_armed, 0);
+  ck_assert_int_eq (g_atomic_int_get (&allocations), 0);
+  g_free (side);
+  g_free (x);
+  g_free (y);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+}
+END_TEST
+#endif
+
+static Suite *
+processor_suite (void)
+{
+  Suite *s = suite_create ("processor");
+  TCase *tc;
+
+  tc = tcase_create ("lifecycle");
+  tcase_add_test (tc, test_new_and_latency);
+  tcase_add_test (tc, test_processor_keeps_model);
+#if !defined(__SANITIZE_ADDRESS__)
+  tcase_add_test (tc, test_no_allocation_in_steady_state);
+#endif
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("persistence");
+  tcase_add_test (tc, test_two_invocations_and_reset);
+  tcase_add_loop_test (tc, test_buffer_sizes_do_not_matter, 0,
+      G_N_ELEMENTS (chunkings));
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("migration");
+  tcase_add_loop_test (tc, test_export_import_continuation, 0,
+      2 * G_N_ELEMENTS (split_points));
+  tcase_add_test (tc, test_import_refused_keeps_state);
+  tcase_add_test (tc, test_side_output_formats);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("bad-input");
+  tcase_add_test (tc, test_nonfinite_input);
+  tcase_add_test (tc, test_denormals_and_fp_mode);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("threads");
+  tcase_add_test (tc, test_threads_match_sequential);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (processor_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
