@@ -1,0 +1,123 @@
+/* rnndenoise — dsp: gated recurrent unit cell
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * PyTorch's nn.GRU equations, per batch row:
+ *
+ *   r  = sigmoid (W_ir x + b_ir + W_hr h + b_hr)
+ *   z  = sigmoid (W_iz x + b_iz + W_hz h + b_hz)
+ *   n  = tanh (W_in x + b_in + r * (W_hn h + b_hn))
+ *   h' = (1 - z) * n + z * h
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "dsp/dsp_gru.h"
+
+typedef struct
+{
+  DspCell parent;
+  DspGruWeights weights; /* the arrays are borrowed from the model */
+} DspGru;
+
+static inline gfloat
+sigmoid (gfloat x)
+{
+  return 1.0f / (1.0f + expf (-x));
+}
+
+/* scratch: 6 * hidden_size floats, reused for every row. */
+static void
+dsp_gru_step (const DspCell *cell, const gfloat *input, gfloat *hidden,
+    guint batch, gfloat *scratch)
+{
+  const DspGru *self = (const DspGru *) cell;
+  const DspGruWeights *w = &self->weights;
+  guint n_in = w->input_size;
+  guint n_hid = w->hidden_size;
+  gfloat *gi = scratch;
+  gfloat *gh = scratch + 3 * (gsize) n_hid;
+  guint b, i;
+
+  for (b = 0; b < batch; b++) {
+    const gfloat *x = input + (gsize) b * n_in;
+    gfloat *h = hidden + (gsize) b * n_hid;
+
+    dsp_matrix_gemv (&w->w_ih, x, w->b_ih, gi);
+    dsp_matrix_gemv (&w->w_hh, h, w->b_hh, gh);
+    for (i = 0; i < n_hid; i++) {
+      gfloat r = sigmoid (gi[i] + gh[i]);
+      gfloat z = sigmoid (gi[n_hid + i] + gh[n_hid + i]);
+      gfloat n = tanhf (gi[2 * n_hid + i] + r * gh[2 * n_hid + i]);
+
+      h[i] = (1.0f - z) * n + z * h[i];
+    }
+  }
+}
+
+static void
+dsp_gru_free (DspCell *cell)
+{
+  g_free (cell);
+}
+
+static const DspCellClass dsp_gru_class = {
+  .kind = RNN_STATE_CELL_GRU,
+  .step = dsp_gru_step,
+  .free = dsp_gru_free,
+};
+
+static gboolean
+matrix_is_usable (const DspMatrix *m, guint rows, guint cols)
+{
+  if (m->rows != rows || m->cols != cols)
+    return FALSE;
+  if (m->type == DSP_WEIGHT_F32)
+    return m->f32 != NULL;
+  if (m->type == DSP_WEIGHT_S8)
+    return m->s8 != NULL && m->scale != NULL;
+  return FALSE;
+}
+
+/**
+ * dsp_gru_new:
+ * @weights: the layer's sizes and parameter views; the struct is copied,
+ *   the arrays it points to are borrowed and must outlive the cell (the
+ *   model that owns them is kept alive by its refcount).
+ *
+ * Makes a GRU cell (kind %RNN_STATE_CELL_GRU) that implements #DspCell:
+ * step it with dsp_cell_step(), free it with dsp_cell_free(). Its
+ * scratch_size is 6 x hidden_size floats whatever the batch, and the input
+ * passed to a step must not overlap the hidden state. The cell is
+ * immutable, so several threads may step it at once on their own hidden
+ * and scratch buffers.
+ *
+ * Returns: (transfer full): a new cell.
+ */
+DspCell *
+dsp_gru_new (const DspGruWeights *weights)
+{
+  DspGru *self;
+  guint n_hid;
+
+  g_return_val_if_fail (weights != NULL, NULL);
+  g_return_val_if_fail (weights->input_size > 0, NULL);
+  g_return_val_if_fail (weights->hidden_size > 0, NULL);
+  g_return_val_if_fail (weights->hidden_size <= G_MAXUINT / 6, NULL);
+  n_hid = weights->hidden_size;
+  g_return_val_if_fail (matrix_is_usable (&weights->w_ih, 3 * n_hid,
+                            weights->input_size),
+      NULL);
+  g_return_val_if_fail (matrix_is_usable (&weights->w_hh, 3 * n_hid, n_hid),
+      NULL);
+  g_return_val_if_fail (weights->b_ih != NULL && weights->b_hh != NULL, NULL);
+
+  self = g_new0 (DspGru, 1);
+  self->parent.klass = &dsp_gru_class;
+  self->parent.input_size = weights->input_size;
+  self->parent.hidden_size = n_hid;
+  self->parent.scratch_size = 6 * (gsize) n_hid;
+  self->weights = *weights;
+
+  return &self->parent;
+}

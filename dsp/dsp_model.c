@@ -1,0 +1,1040 @@
+/* rnndenoise — dsp: the network model, its file format and forward pass
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The file format is described in docs/model-format.md. The loader reads
+ * each field little-endian from the bytes, checks it against its bounds and
+ * the bytes left before using it, and only then allocates: at most the size
+ * of the file's data section, in one block that holds every weight in host
+ * order. The model is immutable afterwards, so any number of streams may run
+ * dsp_model_forward() on it at once, each with its own hidden state and
+ * scratch memory.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "dsp/dsp_error.h"
+#include "dsp/dsp_frame_config.h"
+#include "dsp/dsp_gru.h"
+#include "dsp/dsp_model.h"
+
+typedef struct
+{
+  DspLayerInfo info;
+  DspDense dense;    /* DSP_LAYER_DENSE; views into data */
+  DspGruWeights gru; /* DSP_LAYER_GRU; views into data */
+  DspCell *cell;     /* DSP_LAYER_GRU; owned */
+  gsize out_offset;  /* per batch row: hidden (GRU) or scratch */
+} DspModelLayer;
+
+struct _DspModel
+{
+  gint ref_count; /* atomic */
+
+  /* Immutable once loaded. */
+  guint64 id;
+  guint32 checksum;
+  DspFrameConfig config;
+  guint n_features;
+  guint n_layers;
+  DspModelLayer layers[DSP_MODEL_MAX_LAYERS];
+  guint gain_layer;
+  guint vad_layer;
+  gsize n_params;
+  guint n_gru;
+  guint32 gru_hidden[RNN_STATE_MAX_LAYERS];
+  gsize hidden_per_row; /* sum of the GRU hidden sizes */
+  gsize dense_per_row;  /* sum of the dense output sizes */
+  gsize cell_scratch;   /* largest GRU scratch_size */
+  gpointer data;        /* owned: all weights, floats then int8 */
+};
+
+/* A cursor over the file's bytes. */
+typedef struct
+{
+  const guint8 *data;
+  gsize size;
+} Reader;
+
+static guint32
+read_u32 (const Reader *rd, gsize offset)
+{
+  guint32 v;
+
+  memcpy (&v, rd->data + offset, 4);
+  return GUINT32_FROM_LE (v);
+}
+
+static guint16
+read_u16 (const Reader *rd, gsize offset)
+{
+  guint16 v;
+
+  memcpy (&v, rd->data + offset, 2);
+  return GUINT16_FROM_LE (v);
+}
+
+/* CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320, as zlib's crc32),
+ * four bits at a time. */
+static guint32
+crc32_ieee (const guint8 *data, gsize size)
+{
+  /* clang-format off */
+  static const guint32 table[16] = {
+    0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac,
+    0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
+    0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
+    0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+  };
+  /* clang-format on */
+  guint32 crc = 0xffffffffu;
+  gsize i;
+
+  for (i = 0; i < size; i++) {
+    crc ^= data[i];
+    crc = (crc >> 4) ^ table[crc & 15];
+    crc = (crc >> 4) ^ table[crc & 15];
+  }
+  return crc ^ 0xffffffffu;
+}
+
+/* FNV-1a, 64 bits. */
+static guint64
+fnv1a64 (const guint8 *data, gsize size)
+{
+  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+  gsize i;
+
+  for (i = 0; i < size; i++) {
+    h ^= data[i];
+    h *= G_GUINT64_CONSTANT (0x100000001b3);
+  }
+  return h;
+}
+
+/* The blobs of one layer as the file's record gives them. */
+enum
+{
+  BLOB_WEIGHTS,
+  BLOB_BIAS,
+  BLOB_SCALES,
+  N_BLOBS
+};
+
+static const gchar *const blob_names[N_BLOBS] = { "weights", "bias", "scales" };
+
+typedef struct
+{
+  guint32 offset;
+  guint32 size;
+} Blob;
+
+typedef struct
+{
+  DspLayerInfo info;
+  Blob blobs[N_BLOBS];
+  guint64 weight_rows;   /* rows of all weight matrices together */
+  guint64 weight_values; /* values of all weight matrices together */
+  guint64 n_bias;
+} LayerRecord;
+
+/* Checks one record's fields and sizes; fills rec. */
+static gboolean
+parse_layer (const Reader *rd, gsize at, guint index, gsize data_start,
+    gsize data_end, const guint *output_sizes, guint n_features,
+    LayerRecord *rec, GError **error)
+{
+  guint32 kind = read_u32 (rd, at);
+  guint32 input = read_u32 (rd, at + 4);
+  guint32 in_size = read_u32 (rd, at + 8);
+  guint32 out_size = read_u32 (rd, at + 12);
+  guint32 activation = read_u32 (rd, at + 16);
+  guint32 weight_type = read_u32 (rd, at + 20);
+  guint64 expected[N_BLOBS];
+  guint expect_input;
+  guint i;
+
+  memset (rec, 0, sizeof (*rec));
+
+  if (kind != DSP_LAYER_DENSE && kind != DSP_LAYER_GRU) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
+        "layer %u: kind %u is unknown (1 = dense, 2 = GRU)", index, kind);
+    return FALSE;
+  }
+  if (input > index) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "layer %u: input %u does not name the features (0) or an earlier "
+        "layer (1..%u)",
+        index, input, index);
+    return FALSE;
+  }
+  if (in_size < 1 || in_size > DSP_MODEL_MAX_LAYER_SIZE) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "layer %u: input_size %u is outside 1..%u", index, in_size,
+        DSP_MODEL_MAX_LAYER_SIZE);
+    return FALSE;
+  }
+  if (out_size < 1 || out_size > DSP_MODEL_MAX_LAYER_SIZE) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "layer %u: output_size %u is outside 1..%u", index, out_size,
+        DSP_MODEL_MAX_LAYER_SIZE);
+    return FALSE;
+  }
+  expect_input = input == DSP_MODEL_INPUT_FEATURES ? n_features
+                                                   : output_sizes[input - 1];
+  if (in_size != expect_input) {
+    if (input == DSP_MODEL_INPUT_FEATURES)
+      g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+          "layer %u: input_size %u, the feature vector has %u values", index,
+          in_size, expect_input);
+    else
+      g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+          "layer %u: input_size %u, its input layer %u outputs %u", index,
+          in_size, input - 1, expect_input);
+    return FALSE;
+  }
+  if (activation > DSP_ACTIVATION_LAST
+      || (kind == DSP_LAYER_GRU && activation != DSP_ACTIVATION_LINEAR)) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
+        "layer %u: activation %u is not supported for a %s layer", index,
+        activation, dsp_layer_kind_name (kind));
+    return FALSE;
+  }
+  if (weight_type > DSP_WEIGHT_LAST) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
+        "layer %u: weight type %u is unknown (0 = f32, 1 = int8)", index,
+        weight_type);
+    return FALSE;
+  }
+
+  rec->info.kind = kind;
+  rec->info.input = input;
+  rec->info.input_size = in_size;
+  rec->info.output_size = out_size;
+  rec->info.activation = activation;
+  rec->info.weight_type = weight_type;
+  rec->info.state_layer = -1;
+
+  if (kind == DSP_LAYER_GRU) {
+    rec->weight_rows = 6 * (guint64) out_size;
+    rec->weight_values = 3 * (guint64) out_size * (in_size + out_size);
+    rec->n_bias = 6 * (guint64) out_size;
+  } else {
+    rec->weight_rows = out_size;
+    rec->weight_values = (guint64) out_size * in_size;
+    rec->n_bias = out_size;
+  }
+  expected[BLOB_WEIGHTS]
+      = rec->weight_values * (weight_type == DSP_WEIGHT_S8 ? 1 : 4);
+  expected[BLOB_BIAS] = 4 * rec->n_bias;
+  expected[BLOB_SCALES]
+      = weight_type == DSP_WEIGHT_S8 ? 4 * rec->weight_rows : 0;
+  rec->info.n_params = rec->weight_values + rec->n_bias
+      + (weight_type == DSP_WEIGHT_S8 ? rec->weight_rows : 0);
+
+  for (i = 0; i < N_BLOBS; i++) {
+    Blob *blob = &rec->blobs[i];
+    gboolean is_float = i != BLOB_WEIGHTS || weight_type == DSP_WEIGHT_F32;
+
+    blob->offset = read_u32 (rd, at + 24 + 8 * i);
+    blob->size = read_u32 (rd, at + 28 + 8 * i);
+    if (blob->size != expected[i]) {
+      g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+          "layer %u: %s size %u bytes, %s %u x %u %s expects "
+          "%" G_GUINT64_FORMAT,
+          index, blob_names[i], blob->size, dsp_layer_kind_name (kind),
+          out_size, in_size, dsp_weight_type_name (weight_type), expected[i]);
+      return FALSE;
+    }
+    if (blob->size == 0) {
+      if (blob->offset != 0) {
+        g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+            "layer %u: %s offset %u for an empty blob, expected 0", index,
+            blob_names[i], blob->offset);
+        return FALSE;
+      }
+      continue;
+    }
+    if (blob->offset < data_start
+        || (guint64) blob->offset + blob->size > data_end) {
+      g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+          "layer %u: %s at offset %u, %u bytes, lies outside the data "
+          "section %" G_GSIZE_FORMAT "..%" G_GSIZE_FORMAT,
+          index, blob_names[i], blob->offset, blob->size, data_start, data_end);
+      return FALSE;
+    }
+    if (is_float && blob->offset % 4 != 0) {
+      g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+          "layer %u: %s offset %u is not a multiple of 4", index, blob_names[i],
+          blob->offset);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* Copies n little-endian floats from the file to dst, refusing non-finite
+ * values. */
+static gboolean
+copy_floats (const Reader *rd, guint32 offset, gsize n, gfloat *dst,
+    guint index, const gchar *what, GError **error)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++) {
+    guint32 bits = read_u32 (rd, offset + 4 * i);
+    gfloat v;
+
+    memcpy (&v, &bits, 4);
+    if (!isfinite (v)) {
+      g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+          "layer %u: %s value %" G_GSIZE_FORMAT " is not finite", index, what,
+          i);
+      return FALSE;
+    }
+    dst[i] = v;
+  }
+  return TRUE;
+}
+
+static void
+init_matrix (DspMatrix *m, DspWeightType type, guint rows, guint cols,
+    const gfloat *f32, const gint8 *s8, const gfloat *scale)
+{
+  m->type = type;
+  m->rows = rows;
+  m->cols = cols;
+  m->f32 = type == DSP_WEIGHT_F32 ? f32 : NULL;
+  m->s8 = type == DSP_WEIGHT_S8 ? s8 : NULL;
+  m->scale = type == DSP_WEIGHT_S8 ? scale : NULL;
+}
+
+/* Copies a checked layer's blobs into the model's block and makes its views
+ * (and cell). floats and s8 advance past what the layer used. */
+static gboolean
+load_layer (DspModel *model, const Reader *rd, const LayerRecord *rec,
+    guint index, gfloat **floats, gint8 **s8, GError **error)
+{
+  DspModelLayer *layer = &model->layers[index];
+  guint n_in = rec->info.input_size;
+  guint n_out = rec->info.output_size;
+  DspWeightType wt = rec->info.weight_type;
+  gfloat *weights_f32 = NULL, *bias, *scales = NULL;
+  gint8 *weights_s8 = NULL;
+
+  layer->info = rec->info;
+
+  if (wt == DSP_WEIGHT_S8) {
+    weights_s8 = *s8;
+    memcpy (weights_s8, rd->data + rec->blobs[BLOB_WEIGHTS].offset,
+        rec->weight_values);
+    *s8 += rec->weight_values;
+    scales = *floats;
+    if (!copy_floats (rd, rec->blobs[BLOB_SCALES].offset, rec->weight_rows,
+            scales, index, "scales", error))
+      return FALSE;
+    *floats += rec->weight_rows;
+  } else {
+    weights_f32 = *floats;
+    if (!copy_floats (rd, rec->blobs[BLOB_WEIGHTS].offset, rec->weight_values,
+            weights_f32, index, "weights", error))
+      return FALSE;
+    *floats += rec->weight_values;
+  }
+  bias = *floats;
+  if (!copy_floats (rd, rec->blobs[BLOB_BIAS].offset, rec->n_bias, bias, index,
+          "bias", error))
+    return FALSE;
+  *floats += rec->n_bias;
+
+  if (rec->info.kind == DSP_LAYER_DENSE) {
+    layer->dense.input_size = n_in;
+    layer->dense.output_size = n_out;
+    layer->dense.activation = rec->info.activation;
+    init_matrix (&layer->dense.weights, wt, n_out, n_in, weights_f32,
+        weights_s8, scales);
+    layer->dense.bias = bias;
+  } else {
+    gsize ih_values = 3 * (gsize) n_out * n_in;
+
+    layer->gru.input_size = n_in;
+    layer->gru.hidden_size = n_out;
+    init_matrix (&layer->gru.w_ih, wt, 3 * n_out, n_in, weights_f32, weights_s8,
+        scales);
+    init_matrix (&layer->gru.w_hh, wt, 3 * n_out, n_out,
+        weights_f32 ? weights_f32 + ih_values : NULL,
+        weights_s8 ? weights_s8 + ih_values : NULL,
+        scales ? scales + 3 * n_out : NULL);
+    layer->gru.b_ih = bias;
+    layer->gru.b_hh = bias + 3 * n_out;
+    layer->cell = dsp_gru_new (&layer->gru);
+  }
+  return TRUE;
+}
+
+static gboolean
+check_head (const DspModel *model, guint index, const gchar *what,
+    guint n_outputs, GError **error)
+{
+  const DspLayerInfo *info;
+
+  if (index >= model->n_layers) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "%s_layer %u, the model has %u layers", what, index, model->n_layers);
+    return FALSE;
+  }
+  info = &model->layers[index].info;
+  if (info->kind != DSP_LAYER_DENSE
+      || info->activation != DSP_ACTIVATION_SIGMOID
+      || info->output_size != n_outputs) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "%s_layer %u is a %s layer with %u %s outputs, expected a dense "
+        "layer with %u sigmoid outputs",
+        what, index, dsp_layer_kind_name (info->kind), info->output_size,
+        dsp_activation_name (info->activation), n_outputs);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+dsp_model_free (DspModel *model)
+{
+  guint i;
+
+  for (i = 0; i < model->n_layers; i++)
+    g_clear_pointer (&model->layers[i].cell, dsp_cell_free);
+  g_free (model->data);
+  g_free (model);
+}
+
+static DspModel *
+parse_model (const Reader *rd, GError **error)
+{
+  DspModel *model = NULL;
+  LayerRecord *recs = NULL;
+  guint output_sizes[DSP_MODEL_MAX_LAYERS];
+  DspFrameConfig cfg;
+  guint32 version, file_size, stored_crc, crc, n_layers, reserved;
+  gsize table_start, table_end, data_end;
+  guint64 n_floats = 0, n_s8 = 0, blob_bytes = 0;
+  gfloat *floats;
+  gint8 *s8;
+  guint i;
+
+  if (rd->size < DSP_MODEL_HEADER_SIZE + DSP_MODEL_CHECKSUM_SIZE) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "model is %" G_GSIZE_FORMAT " bytes, shorter than the %u-byte "
+        "header and checksum",
+        rd->size, DSP_MODEL_HEADER_SIZE + DSP_MODEL_CHECKSUM_SIZE);
+    return NULL;
+  }
+  if (memcmp (rd->data, DSP_MODEL_MAGIC, 4) != 0) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "bad magic %02x %02x %02x %02x, expected \"%s\": not a model file",
+        rd->data[0], rd->data[1], rd->data[2], rd->data[3], DSP_MODEL_MAGIC);
+    return NULL;
+  }
+  version = read_u32 (rd, 4);
+  if (version != DSP_MODEL_FORMAT_VERSION) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
+        "model format version %u, this build reads version %u", version,
+        DSP_MODEL_FORMAT_VERSION);
+    return NULL;
+  }
+  file_size = read_u32 (rd, 8);
+  if (file_size != rd->size) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "file_size field says %u bytes, the model has %" G_GSIZE_FORMAT
+        " (truncated or padded)",
+        file_size, rd->size);
+    return NULL;
+  }
+  data_end = rd->size - DSP_MODEL_CHECKSUM_SIZE;
+  stored_crc = read_u32 (rd, data_end);
+  crc = crc32_ieee (rd->data, data_end);
+  if (crc != stored_crc) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "checksum mismatch: stored CRC-32 %08x, computed %08x", stored_crc,
+        crc);
+    return NULL;
+  }
+
+  memset (&cfg, 0, sizeof (cfg));
+  cfg.sample_rate = read_u32 (rd, 12);
+  cfg.hop = read_u32 (rd, 16);
+  cfg.window = read_u32 (rd, 20);
+  cfg.n_bands = read_u32 (rd, 24);
+  cfg.feature_layout_id = read_u32 (rd, 28);
+  n_layers = read_u32 (rd, 32);
+  reserved = read_u32 (rd, 44);
+
+  if (cfg.n_bands < 1 || cfg.n_bands > DSP_MAX_BANDS) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_INVALID,
+        "n_bands %u is outside 1..%u", cfg.n_bands, DSP_MAX_BANDS);
+    return NULL;
+  }
+  if (n_layers < 1 || n_layers > DSP_MODEL_MAX_LAYERS) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "n_layers %u is outside 1..%u", n_layers, DSP_MODEL_MAX_LAYERS);
+    return NULL;
+  }
+  if (reserved != 0) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "reserved header field is %u, expected 0", reserved);
+    return NULL;
+  }
+  table_start = DSP_MODEL_HEADER_SIZE
+      + ((2 * (gsize) (cfg.n_bands + 1) + 3) & ~(gsize) 3);
+  table_end = table_start + (gsize) n_layers * DSP_MODEL_LAYER_RECORD_SIZE;
+  if (table_end > data_end) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "band edges and %u layer records need %" G_GSIZE_FORMAT
+        " bytes, the model has %" G_GSIZE_FORMAT " before its checksum",
+        n_layers, table_end, data_end);
+    return NULL;
+  }
+  for (i = 0; i <= cfg.n_bands; i++)
+    cfg.band_edges[i] = read_u16 (rd, DSP_MODEL_HEADER_SIZE + 2 * i);
+
+  if (dsp_feature_layout_n_features (cfg.feature_layout_id, cfg.n_bands) == 0) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
+        "feature_layout_id %u is unknown (this build has %u)",
+        cfg.feature_layout_id, DSP_FEATURE_LAYOUT_CEPSTRUM_V1);
+    return NULL;
+  }
+  if (!dsp_frame_config_validate (&cfg, error)) {
+    g_prefix_error (error, "model frame configuration: ");
+    return NULL;
+  }
+
+  model = g_new0 (DspModel, 1);
+  model->ref_count = 1;
+  model->config = cfg;
+  model->n_features
+      = dsp_feature_layout_n_features (cfg.feature_layout_id, cfg.n_bands);
+  model->checksum = crc;
+  model->id = fnv1a64 (rd->data, data_end);
+  model->gain_layer = read_u32 (rd, 36);
+  model->vad_layer = read_u32 (rd, 40);
+
+  /* Every record first: sizes, chaining and blob bounds, before any
+   * allocation that depends on them. */
+  recs = g_new0 (LayerRecord, n_layers);
+  for (i = 0; i < n_layers; i++) {
+    LayerRecord *rec = &recs[i];
+
+    if (!parse_layer (rd, table_start + i * DSP_MODEL_LAYER_RECORD_SIZE, i,
+            table_end, data_end, output_sizes, model->n_features, rec, error))
+      goto fail;
+    output_sizes[i] = rec->info.output_size;
+    if (rec->info.kind == DSP_LAYER_GRU) {
+      if (model->n_gru == RNN_STATE_MAX_LAYERS) {
+        g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+            "layer %u: more than %u GRU layers", i, RNN_STATE_MAX_LAYERS);
+        goto fail;
+      }
+      rec->info.state_layer = model->n_gru;
+      model->gru_hidden[model->n_gru++] = rec->info.output_size;
+    }
+    n_floats += rec->n_bias;
+    if (rec->info.weight_type == DSP_WEIGHT_S8) {
+      n_s8 += rec->weight_values;
+      n_floats += rec->weight_rows;
+    } else {
+      n_floats += rec->weight_values;
+    }
+    blob_bytes += (guint64) rec->blobs[BLOB_WEIGHTS].size
+        + rec->blobs[BLOB_BIAS].size + rec->blobs[BLOB_SCALES].size;
+    model->n_params += rec->info.n_params;
+  }
+  model->n_layers = n_layers;
+  if (model->n_gru == 0) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "the model has no GRU layer");
+    goto fail;
+  }
+  /* Overlapping blobs could make the weights larger than the file; the
+   * allocation below is never more than the data section. */
+  if (blob_bytes > data_end - table_end) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "layer blobs total %" G_GUINT64_FORMAT " bytes, the data section "
+        "holds %" G_GSIZE_FORMAT,
+        blob_bytes, data_end - table_end);
+    goto fail;
+  }
+
+  model->data = g_try_malloc (n_floats * sizeof (gfloat) + n_s8);
+  if (model->data == NULL) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_INVALID,
+        "cannot allocate %" G_GUINT64_FORMAT " bytes of weights",
+        n_floats * sizeof (gfloat) + n_s8);
+    goto fail;
+  }
+  floats = model->data;
+  s8 = (gint8 *) (floats + n_floats);
+  for (i = 0; i < n_layers; i++) {
+    if (!load_layer (model, rd, &recs[i], i, &floats, &s8, error))
+      goto fail;
+  }
+
+  if (!check_head (model, model->gain_layer, "gain", cfg.n_bands, error)
+      || !check_head (model, model->vad_layer, "vad", 1, error))
+    goto fail;
+
+  /* Where each layer's output lives, per batch row. */
+  for (i = 0; i < n_layers; i++) {
+    DspModelLayer *layer = &model->layers[i];
+
+    if (layer->info.kind == DSP_LAYER_GRU) {
+      layer->out_offset = model->hidden_per_row;
+      model->hidden_per_row += layer->info.output_size;
+      model->cell_scratch
+          = MAX (model->cell_scratch, layer->cell->scratch_size);
+    } else {
+      layer->out_offset = model->dense_per_row;
+      model->dense_per_row += layer->info.output_size;
+    }
+  }
+
+  g_free (recs);
+  return model;
+
+fail:
+  g_free (recs);
+  dsp_model_free (model);
+  return NULL;
+}
+
+/**
+ * dsp_model_new_from_bytes:
+ * @bytes: a model file's contents (docs/model-format.md).
+ * @error: return location for a #DSP_ERROR error.
+ *
+ * Checks every field and size of @bytes before trusting it (magic, version,
+ * size, checksum, frame configuration, feature layout, each layer's kind,
+ * sizes, chaining and blob bounds, the gain and VAD heads) and copies the
+ * weights; @bytes is not referenced afterwards. Allocates at most the size
+ * of the file's data section plus a fixed-size struct.
+ *
+ * Returns: (transfer full) (nullable): a model with one reference, or %NULL
+ *   with @error set (%DSP_ERROR_CORRUPT, %DSP_ERROR_UNSUPPORTED or
+ *   %DSP_ERROR_INVALID; the message names the field and its value).
+ */
+DspModel *
+dsp_model_new_from_bytes (GBytes *bytes, GError **error)
+{
+  Reader rd;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  rd.data = g_bytes_get_data (bytes, &rd.size);
+  if (rd.size > DSP_MODEL_MAX_FILE_SIZE) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "model is %" G_GSIZE_FORMAT " bytes, more than the %u-byte limit",
+        rd.size, DSP_MODEL_MAX_FILE_SIZE);
+    return NULL;
+  }
+  return parse_model (&rd, error);
+}
+
+/**
+ * dsp_model_new_from_file:
+ * @path: a model file.
+ * @error: return location for a #G_FILE_ERROR (cannot read) or #DSP_ERROR
+ *   error.
+ *
+ * Reads @path (a regular file of at most DSP_MODEL_MAX_FILE_SIZE bytes) and
+ * loads it as dsp_model_new_from_bytes() does. Errors about the contents
+ * are prefixed with the path.
+ *
+ * Returns: (transfer full) (nullable): a model with one reference, or %NULL
+ *   with @error set.
+ */
+DspModel *
+dsp_model_new_from_file (const gchar *path, GError **error)
+{
+  GStatBuf st;
+  gchar *contents = NULL;
+  gsize length = 0;
+  GError *err = NULL;
+  DspModel *model;
+  GBytes *bytes;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (g_stat (path, &st) == 0) {
+    if (!S_ISREG (st.st_mode)) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+          "model file “%s” is not a regular file", path);
+      return NULL;
+    }
+    if ((guint64) st.st_size > DSP_MODEL_MAX_FILE_SIZE) {
+      g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+          "model file “%s” is %" G_GUINT64_FORMAT " bytes, more than the "
+          "%u-byte limit",
+          path, (guint64) st.st_size, DSP_MODEL_MAX_FILE_SIZE);
+      return NULL;
+    }
+  }
+  if (!g_file_get_contents (path, &contents, &length, error))
+    return NULL;
+
+  bytes = g_bytes_new_take (contents, length);
+  model = dsp_model_new_from_bytes (bytes, &err);
+  g_bytes_unref (bytes);
+  if (model == NULL) {
+    g_propagate_prefixed_error (error, err, "model file “%s”: ", path);
+    return NULL;
+  }
+  return model;
+}
+
+/**
+ * dsp_model_ref:
+ * @model: a model.
+ *
+ * Adds a reference; thread-safe.
+ *
+ * Returns: (transfer full): @model.
+ */
+DspModel *
+dsp_model_ref (DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+
+  g_atomic_int_inc (&model->ref_count);
+  return model;
+}
+
+/**
+ * dsp_model_unref:
+ * @model: (nullable) (transfer full): a model.
+ *
+ * Drops a reference and frees the model with the last one; thread-safe.
+ * Cells and views made from the model stay valid while a reference is held.
+ */
+void
+dsp_model_unref (DspModel *model)
+{
+  if (model == NULL)
+    return;
+  if (g_atomic_int_dec_and_test (&model->ref_count))
+    dsp_model_free (model);
+}
+
+/**
+ * dsp_model_get_id:
+ * @model: a model.
+ *
+ * Returns: the model identity: FNV-1a 64 of the file's bytes before its
+ *   checksum. State snapshots carry it, so a state made by one model is not
+ *   fed to another.
+ */
+guint64
+dsp_model_get_id (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->id;
+}
+
+/**
+ * dsp_model_get_checksum:
+ * @model: a model.
+ *
+ * Returns: the file's CRC-32, which the loader verified.
+ */
+guint32
+dsp_model_get_checksum (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->checksum;
+}
+
+/**
+ * dsp_model_get_frame_config:
+ * @model: a model.
+ *
+ * Returns: (transfer none): the validated frame configuration the model was
+ *   trained with; valid while @model is.
+ */
+const DspFrameConfig *
+dsp_model_get_frame_config (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, NULL);
+
+  return &model->config;
+}
+
+/**
+ * dsp_model_get_n_features:
+ * @model: a model.
+ *
+ * Returns: values per batch row of the feature vector dsp_model_forward()
+ *   reads: dsp_feature_layout_n_features() of the model's layout and bands.
+ */
+guint
+dsp_model_get_n_features (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->n_features;
+}
+
+/**
+ * dsp_model_get_n_layers:
+ * @model: a model.
+ *
+ * Returns: the number of layers (dense and GRU), 1..DSP_MODEL_MAX_LAYERS.
+ */
+guint
+dsp_model_get_n_layers (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->n_layers;
+}
+
+/**
+ * dsp_model_get_layer_info:
+ * @model: a model.
+ * @index: a layer, 0..n_layers - 1.
+ * @info: (out caller-allocates): filled with the layer's description.
+ *
+ * Returns: TRUE, or FALSE (and @info untouched) if @index is out of range.
+ */
+gboolean
+dsp_model_get_layer_info (const DspModel *model, guint index,
+    DspLayerInfo *info)
+{
+  g_return_val_if_fail (model != NULL, FALSE);
+  g_return_val_if_fail (info != NULL, FALSE);
+
+  if (index >= model->n_layers)
+    return FALSE;
+  *info = model->layers[index].info;
+  return TRUE;
+}
+
+/**
+ * dsp_model_get_gain_layer:
+ * @model: a model.
+ *
+ * Returns: the index of the dense layer whose n_bands sigmoid outputs are the
+ *   band gains.
+ */
+guint
+dsp_model_get_gain_layer (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->gain_layer;
+}
+
+/**
+ * dsp_model_get_vad_layer:
+ * @model: a model.
+ *
+ * Returns: the index of the dense layer whose single sigmoid output is the
+ *   voice activity probability.
+ */
+guint
+dsp_model_get_vad_layer (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->vad_layer;
+}
+
+/**
+ * dsp_model_get_n_params:
+ * @model: a model.
+ *
+ * Returns: the number of parameters: weights, biases and int8 row scales.
+ */
+gsize
+dsp_model_get_n_params (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->n_params;
+}
+
+/**
+ * dsp_model_get_n_gru_layers:
+ * @model: a model.
+ *
+ * Returns: the number of GRU layers, 1..RNN_STATE_MAX_LAYERS: the layers of
+ *   the recurrent state, in file order.
+ */
+guint
+dsp_model_get_n_gru_layers (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->n_gru;
+}
+
+/**
+ * dsp_model_get_gru_hidden_size:
+ * @model: a model.
+ * @gru_index: a state layer, 0..n_gru_layers - 1.
+ *
+ * Returns: the hidden size of that GRU layer, or 0 if out of range.
+ */
+guint
+dsp_model_get_gru_hidden_size (const DspModel *model, guint gru_index)
+{
+  g_return_val_if_fail (model != NULL, 0);
+  g_return_val_if_fail (gru_index < model->n_gru, 0);
+
+  return model->gru_hidden[gru_index];
+}
+
+/**
+ * dsp_model_init_state_descriptor:
+ * @model: a model.
+ * @batch: rows per layer (channels), 1..RNN_STATE_MAX_BATCH.
+ * @history_size: F32 values of the stream's DSP history.
+ * @out: (out caller-allocates): the descriptor to fill.
+ *
+ * Describes the hidden state dsp_model_forward() reads and writes: the
+ * model's id, cell GRU, forward, F32, one state layer per GRU layer (in
+ * file order) with its hidden size, layer-major.
+ */
+void
+dsp_model_init_state_descriptor (const DspModel *model, guint32 batch,
+    guint32 history_size, RnnStateDescriptor *out)
+{
+  g_return_if_fail (model != NULL);
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (batch >= 1 && batch <= RNN_STATE_MAX_BATCH);
+
+  rnn_state_descriptor_init (out, model->id, RNN_STATE_CELL_GRU, batch,
+      model->n_gru, model->gru_hidden, history_size);
+}
+
+/**
+ * dsp_model_state_size:
+ * @model: a model.
+ * @batch: rows per layer.
+ *
+ * Returns: floats of hidden state for @batch rows: @batch times the sum of
+ *   the GRU hidden sizes.
+ */
+gsize
+dsp_model_state_size (const DspModel *model, guint batch)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return (gsize) batch * model->hidden_per_row;
+}
+
+/**
+ * dsp_model_scratch_size:
+ * @model: a model.
+ * @batch: rows.
+ *
+ * Returns: floats of scratch memory dsp_model_forward() needs for @batch
+ *   rows: the dense layers' outputs plus the largest GRU's 6 x hidden size.
+ *   Allocate it once per stream.
+ */
+gsize
+dsp_model_scratch_size (const DspModel *model, guint batch)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return (gsize) batch * model->dense_per_row + model->cell_scratch;
+}
+
+/* The output of layer `input - 1` (or the features) for all rows. */
+static const gfloat *
+layer_input (const DspModel *model, guint input, const gfloat *features,
+    const gfloat *hidden, const gfloat *scratch, guint batch)
+{
+  const DspModelLayer *src;
+
+  if (input == DSP_MODEL_INPUT_FEATURES)
+    return features;
+  src = &model->layers[input - 1];
+  if (src->info.kind == DSP_LAYER_GRU)
+    return hidden + (gsize) batch * src->out_offset;
+  return scratch + (gsize) batch * src->out_offset;
+}
+
+/**
+ * dsp_model_forward:
+ * @model: a model.
+ * @features: @batch x n_features floats, row-major (one row per channel).
+ * @hidden: the recurrent state, dsp_model_state_size() floats laid out as
+ *   dsp_model_init_state_descriptor() says (layer-major; layer l holds
+ *   @batch rows of its hidden size): h(t-1) in, h(t) out.
+ * @batch: rows.
+ * @gains: @batch x n_bands floats, written: the band gains in 0..1.
+ * @vad: @batch floats, written: the voice activity probability in 0..1.
+ * @scratch: dsp_model_scratch_size (@model, @batch) floats.
+ *
+ * Runs the network for one frame: each layer in file order, a GRU updating
+ * its rows of @hidden in place. Never allocates, never fails; several
+ * threads may run it at once on one model with their own @hidden, @scratch
+ * and outputs, with bit-identical results.
+ */
+void
+dsp_model_forward (const DspModel *model, const gfloat *features,
+    gfloat *hidden, guint batch, gfloat *gains, gfloat *vad, gfloat *scratch)
+{
+  const gfloat *out;
+  gfloat *cell_scratch;
+  guint i, b;
+
+  g_return_if_fail (model != NULL);
+  g_return_if_fail (features != NULL && hidden != NULL && scratch != NULL);
+  g_return_if_fail (gains != NULL && vad != NULL);
+
+  cell_scratch = scratch + (gsize) batch * model->dense_per_row;
+  for (i = 0; i < model->n_layers; i++) {
+    const DspModelLayer *layer = &model->layers[i];
+    const gfloat *in = layer_input (model, layer->info.input, features, hidden,
+        scratch, batch);
+
+    if (layer->info.kind == DSP_LAYER_GRU) {
+      dsp_cell_step (layer->cell, in,
+          hidden + (gsize) batch * layer->out_offset, batch, cell_scratch);
+    } else {
+      dsp_dense_forward (&layer->dense, in,
+          scratch + (gsize) batch * layer->out_offset, batch);
+    }
+  }
+
+  out = scratch + (gsize) batch * model->layers[model->gain_layer].out_offset;
+  memcpy (gains, out, (gsize) batch * model->config.n_bands * sizeof (gfloat));
+  out = scratch + (gsize) batch * model->layers[model->vad_layer].out_offset;
+  for (b = 0; b < batch; b++)
+    vad[b] = out[b];
+}
+
+/**
+ * dsp_layer_kind_name:
+ * @kind: a layer kind.
+ *
+ * Returns: (transfer none): "dense", "gru" or "unknown".
+ */
+const gchar *
+dsp_layer_kind_name (DspLayerKind kind)
+{
+  switch (kind) {
+    case DSP_LAYER_DENSE:
+      return "dense";
+    case DSP_LAYER_GRU:
+      return "gru";
+    default:
+      return "unknown";
+  }
+}

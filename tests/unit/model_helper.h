@@ -1,0 +1,65 @@
+/* rnndenoise — unit tests: model files and reference data for the tests
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef MODEL_HELPER_H
+#define MODEL_HELPER_H
+
+#include <glib.h>
+
+#include "dsp/dsp_config.h"
+#include "dsp/dsp_model.h"
+
+G_BEGIN_DECLS
+
+/* Largest |int8 - float| on model outputs and hidden state over the
+ * reference sequence (INT8_TOLERANCE in tests/ref/nnet_ref.py). */
+#define MODEL_HELPER_INT8_TOLERANCE 0.01f
+
+/* Largest |C - numpy| for the same weights (float or int8). */
+#define MODEL_HELPER_REF_TOLERANCE 1e-5f
+
+typedef struct
+{
+  DspLayerKind kind;
+  guint input;
+  guint input_size;
+  guint output_size;
+  DspActivation activation;
+} ModelHelperLayer;
+
+typedef struct
+{
+  DspFrameConfig config;
+  DspWeightType weight_type;
+  guint n_layers;
+  ModelHelperLayer layers[DSP_MODEL_MAX_LAYERS];
+  guint gain_layer;
+  guint vad_layer;
+  guint32 seed;
+} ModelHelperSpec;
+
+void model_helper_spec_init_default (ModelHelperSpec *spec,
+    DspWeightType weight_type, guint32 seed);
+
+GBytes *model_helper_build (const ModelHelperSpec *spec);
+
+GBytes *model_helper_random_model (DspWeightType weight_type, guint32 seed);
+
+guint32 model_helper_get_u32 (const guint8 *data, gsize offset);
+
+void model_helper_put_u32 (guint8 *data, gsize offset, guint32 value);
+
+gsize model_helper_layer_record (const guint8 *data, guint index);
+
+void model_helper_fix_size_and_checksum (guint8 *data, gsize size);
+
+guint32 model_helper_crc32 (const guint8 *data, gsize size);
+
+gchar *model_helper_data_path (const gchar *name);
+
+gpointer model_helper_ref_array (const gchar *file, const gchar *name,
+    gboolean is_s8, gsize *n_values);
+
+G_END_DECLS
+
+#endif /* MODEL_HELPER_H */

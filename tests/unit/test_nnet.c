@@ -1,0 +1,329 @@
+/* rnndenoise — unit tests: dense layers and the GRU cell
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The expected values come from tests/ref/nnet_ref.py (numpy, float64,
+ * PyTorch's GRU equations), committed in tests/unit/data/nnet_ref.bin.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <check.h>
+#include <glib.h>
+
+#include "dsp/dsp_dense.h"
+#include "dsp/dsp_gru.h"
+#include "tests/unit/model_helper.h"
+
+#define REF_FILE "nnet_ref.bin"
+
+/* The lone GRU and dense layer of nnet_ref.py. */
+#define GRU_IN 37
+#define GRU_HID 21
+#define GRU_FRAMES 6
+#define BATCH 2
+#define DENSE_IN 29
+#define DENSE_OUT 11
+
+static gfloat *
+ref_floats (const gchar *name, gsize expect)
+{
+  gsize n;
+  gfloat *v = model_helper_ref_array (REF_FILE, name, FALSE, &n);
+
+  ck_assert_msg (v != NULL, "reference array %s missing", name);
+  ck_assert_uint_eq (n, expect);
+  return v;
+}
+
+static gint8 *
+ref_s8 (const gchar *name, gsize expect)
+{
+  gsize n;
+  gint8 *v = model_helper_ref_array (REF_FILE, name, TRUE, &n);
+
+  ck_assert_msg (v != NULL, "reference array %s missing", name);
+  ck_assert_uint_eq (n, expect);
+  return v;
+}
+
+static void
+assert_close (const gfloat *got, const gfloat *want, gsize n, gfloat tol,
+    const gchar *what)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++) {
+    ck_assert_msg (fabsf (got[i] - want[i]) <= tol,
+        "%s[%" G_GSIZE_FORMAT "]: got %.7f, want %.7f (tolerance %g)", what, i,
+        got[i], want[i], tol);
+  }
+}
+
+/* Runs the reference GRU sequence with float or int8 weights and compares
+ * every step with the expected hidden states. */
+static void
+run_gru (DspWeightType type, const gchar *expected, gfloat tol)
+{
+  gfloat *w_ih = ref_floats ("gru_w_ih", 3 * GRU_HID * GRU_IN);
+  gfloat *w_hh = ref_floats ("gru_w_hh", 3 * GRU_HID * GRU_HID);
+  gfloat *b_ih = ref_floats ("gru_b_ih", 3 * GRU_HID);
+  gfloat *b_hh = ref_floats ("gru_b_hh", 3 * GRU_HID);
+  gint8 *q_ih = ref_s8 ("gru_q_ih", 3 * GRU_HID * GRU_IN);
+  gint8 *q_hh = ref_s8 ("gru_q_hh", 3 * GRU_HID * GRU_HID);
+  gfloat *s_ih = ref_floats ("gru_s_ih", 3 * GRU_HID);
+  gfloat *s_hh = ref_floats ("gru_s_hh", 3 * GRU_HID);
+  gfloat *x = ref_floats ("gru_x", GRU_FRAMES * BATCH * GRU_IN);
+  gfloat *h = ref_floats ("gru_h0", BATCH * GRU_HID);
+  gfloat *want = ref_floats (expected, GRU_FRAMES * BATCH * GRU_HID);
+  gfloat scratch[6 * GRU_HID];
+  DspGruWeights w = { 0 };
+  DspCell *cell;
+  guint t;
+
+  w.input_size = GRU_IN;
+  w.hidden_size = GRU_HID;
+  w.w_ih = (DspMatrix){ type, 3 * GRU_HID, GRU_IN, w_ih, q_ih, s_ih };
+  w.w_hh = (DspMatrix){ type, 3 * GRU_HID, GRU_HID, w_hh, q_hh, s_hh };
+  w.b_ih = b_ih;
+  w.b_hh = b_hh;
+  cell = dsp_gru_new (&w);
+  ck_assert_ptr_nonnull (cell);
+  ck_assert_int_eq (cell->klass->kind, RNN_STATE_CELL_GRU);
+  ck_assert_uint_eq (cell->input_size, GRU_IN);
+  ck_assert_uint_eq (cell->hidden_size, GRU_HID);
+  ck_assert_uint_eq (cell->scratch_size, G_N_ELEMENTS (scratch));
+
+  for (t = 0; t < GRU_FRAMES; t++) {
+    dsp_cell_step (cell, x + t * BATCH * GRU_IN, h, BATCH, scratch);
+    assert_close (h, want + t * BATCH * GRU_HID, BATCH * GRU_HID, tol,
+        expected);
+  }
+
+  dsp_cell_free (cell);
+  g_free (w_ih);
+  g_free (w_hh);
+  g_free (b_ih);
+  g_free (b_hh);
+  g_free (q_ih);
+  g_free (q_hh);
+  g_free (s_ih);
+  g_free (s_hh);
+  g_free (x);
+  g_free (h);
+  g_free (want);
+}
+
+START_TEST (test_gru_f32_matches_reference)
+{
+  run_gru (DSP_WEIGHT_F32, "gru_h_f32", MODEL_HELPER_REF_TOLERANCE);
+}
+END_TEST
+
+START_TEST (test_gru_s8_matches_reference)
+{
+  run_gru (DSP_WEIGHT_S8, "gru_h_s8", MODEL_HELPER_REF_TOLERANCE);
+}
+END_TEST
+
+/* int8 weights stay within the documented tolerance of the float GRU. */
+START_TEST (test_gru_s8_close_to_float)
+{
+  run_gru (DSP_WEIGHT_S8, "gru_h_f32", MODEL_HELPER_INT8_TOLERANCE);
+}
+END_TEST
+
+/* Rows of a batch are independent: row 1 alone gives the same bits. */
+START_TEST (test_gru_batch_rows_independent)
+{
+  gfloat *w_ih = ref_floats ("gru_w_ih", 3 * GRU_HID * GRU_IN);
+  gfloat *w_hh = ref_floats ("gru_w_hh", 3 * GRU_HID * GRU_HID);
+  gfloat *b_ih = ref_floats ("gru_b_ih", 3 * GRU_HID);
+  gfloat *b_hh = ref_floats ("gru_b_hh", 3 * GRU_HID);
+  gfloat *x = ref_floats ("gru_x", GRU_FRAMES * BATCH * GRU_IN);
+  gfloat *h2 = ref_floats ("gru_h0", BATCH * GRU_HID);
+  gfloat h1[GRU_HID], scratch[6 * GRU_HID];
+  DspGruWeights w = { 0 };
+  DspCell *cell;
+  guint t;
+
+  w.input_size = GRU_IN;
+  w.hidden_size = GRU_HID;
+  w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * GRU_HID, GRU_IN, w_ih, NULL, NULL };
+  w.w_hh
+      = (DspMatrix){ DSP_WEIGHT_F32, 3 * GRU_HID, GRU_HID, w_hh, NULL, NULL };
+  w.b_ih = b_ih;
+  w.b_hh = b_hh;
+  cell = dsp_gru_new (&w);
+  memcpy (h1, h2 + GRU_HID, sizeof (h1));
+  for (t = 0; t < GRU_FRAMES; t++) {
+    dsp_cell_step (cell, x + t * BATCH * GRU_IN, h2, BATCH, scratch);
+    dsp_cell_step (cell, x + (t * BATCH + 1) * GRU_IN, h1, 1, scratch);
+    ck_assert_mem_eq (h1, h2 + GRU_HID, sizeof (h1));
+  }
+  dsp_cell_free (cell);
+  g_free (w_ih);
+  g_free (w_hh);
+  g_free (b_ih);
+  g_free (b_hh);
+  g_free (x);
+  g_free (h2);
+}
+END_TEST
+
+static const struct
+{
+  DspActivation activation;
+  const gchar *name;
+} activations[] = {
+  { DSP_ACTIVATION_LINEAR, "linear" },
+  { DSP_ACTIVATION_TANH, "tanh" },
+  { DSP_ACTIVATION_SIGMOID, "sigmoid" },
+  { DSP_ACTIVATION_RELU, "relu" },
+};
+
+/* One loop iteration per activation, float and int8 weights. */
+START_TEST (test_dense_matches_reference)
+{
+  gfloat *w = ref_floats ("dense_w", DENSE_OUT * DENSE_IN);
+  gfloat *b = ref_floats ("dense_b", DENSE_OUT);
+  gfloat *x = ref_floats ("dense_x", BATCH * DENSE_IN);
+  gint8 *q = ref_s8 ("dense_q", DENSE_OUT * DENSE_IN);
+  gfloat *s = ref_floats ("dense_s", DENSE_OUT);
+  gchar *name = g_strdup_printf ("dense_y_%s", activations[_i].name);
+  gchar *name_s8 = g_strdup_printf ("dense_y_s8_%s", activations[_i].name);
+  gfloat *want = ref_floats (name, BATCH * DENSE_OUT);
+  gfloat *want_s8 = ref_floats (name_s8, BATCH * DENSE_OUT);
+  gfloat y[BATCH * DENSE_OUT];
+  DspDense dense = { 0 };
+
+  ck_assert_str_eq (dsp_activation_name (activations[_i].activation),
+      activations[_i].name);
+  dense.input_size = DENSE_IN;
+  dense.output_size = DENSE_OUT;
+  dense.activation = activations[_i].activation;
+  dense.bias = b;
+  dense.weights
+      = (DspMatrix){ DSP_WEIGHT_F32, DENSE_OUT, DENSE_IN, w, NULL, NULL };
+  dsp_dense_forward (&dense, x, y, BATCH);
+  assert_close (y, want, BATCH * DENSE_OUT, MODEL_HELPER_REF_TOLERANCE, name);
+
+  dense.weights = (DspMatrix){ DSP_WEIGHT_S8, DENSE_OUT, DENSE_IN, NULL, q, s };
+  dsp_dense_forward (&dense, x, y, BATCH);
+  assert_close (y, want_s8, BATCH * DENSE_OUT, MODEL_HELPER_REF_TOLERANCE,
+      name_s8);
+
+  g_free (w);
+  g_free (b);
+  g_free (x);
+  g_free (q);
+  g_free (s);
+  g_free (want);
+  g_free (want_s8);
+  g_free (name);
+  g_free (name_s8);
+}
+END_TEST
+
+/* Dot products of every length 1..40 (all tails of the 8-lane loop) and
+ * matrices without bias. */
+START_TEST (test_gemv_lengths)
+{
+  gfloat w[2 * 40], x[40], y[2];
+  gint8 q[2 * 40];
+  gfloat scale[2] = { 0.5f, 0.25f };
+  guint n, j;
+
+  for (n = 1; n <= 40; n++) {
+    DspMatrix m = { DSP_WEIGHT_F32, 2, n, w, NULL, NULL };
+    gdouble want0 = 0.0, want1 = 0.0;
+
+    for (j = 0; j < 2 * n; j++) {
+      w[j] = (gfloat) ((gint) (j % 7) - 3);
+      q[j] = (gint8) ((gint) (j % 7) - 3);
+    }
+    for (j = 0; j < n; j++) {
+      x[j] = 0.5f + 0.25f * j;
+      want0 += w[j] * x[j];
+      want1 += w[n + j] * x[j];
+    }
+    dsp_matrix_gemv (&m, x, NULL, y);
+    ck_assert_float_eq_tol (y[0], want0, 1e-4);
+    ck_assert_float_eq_tol (y[1], want1, 1e-4);
+    m = (DspMatrix){ DSP_WEIGHT_S8, 2, n, NULL, q, scale };
+    dsp_matrix_gemv (&m, x, NULL, y);
+    ck_assert_float_eq_tol (y[0], want0 * 0.5, 1e-4);
+    ck_assert_float_eq_tol (y[1], want1 * 0.25, 1e-4);
+  }
+}
+END_TEST
+
+START_TEST (test_activation_limits)
+{
+  gfloat v[6] = { -1000.0f, -20.0f, 0.0f, 20.0f, 1000.0f, NAN };
+  gfloat r[5] = { -1000.0f, -0.5f, 0.0f, 0.5f, 1000.0f };
+  guint i;
+
+  dsp_activation_apply (DSP_ACTIVATION_SIGMOID, v, 5);
+  ck_assert_float_eq (v[0], 0.0f);
+  ck_assert_float_eq_tol (v[2], 0.5f, 1e-7);
+  ck_assert_float_eq (v[4], 1.0f);
+  for (i = 0; i < 5; i++)
+    ck_assert (v[i] >= 0.0f && v[i] <= 1.0f);
+  v[0] = -1000.0f;
+  v[1] = 1000.0f;
+  dsp_activation_apply (DSP_ACTIVATION_TANH, v, 2);
+  ck_assert_float_eq (v[0], -1.0f);
+  ck_assert_float_eq (v[1], 1.0f);
+  dsp_activation_apply (DSP_ACTIVATION_RELU, r, 5);
+  ck_assert_float_eq (r[0], 0.0f);
+  ck_assert_float_eq (r[1], 0.0f);
+  ck_assert_float_eq (r[3], 0.5f);
+  ck_assert_float_eq (r[4], 1000.0f);
+  dsp_activation_apply (DSP_ACTIVATION_LINEAR, r, 5);
+  ck_assert_float_eq (r[4], 1000.0f);
+  ck_assert_str_eq (dsp_weight_type_name (DSP_WEIGHT_F32), "f32");
+  ck_assert_str_eq (dsp_weight_type_name (DSP_WEIGHT_S8), "int8");
+  ck_assert_str_eq (dsp_activation_name (99), "unknown");
+}
+END_TEST
+
+static Suite *
+nnet_suite (void)
+{
+  Suite *s = suite_create ("nnet");
+  TCase *tc;
+
+  tc = tcase_create ("gru");
+  tcase_add_test (tc, test_gru_f32_matches_reference);
+  tcase_add_test (tc, test_gru_s8_matches_reference);
+  tcase_add_test (tc, test_gru_s8_close_to_float);
+  tcase_add_test (tc, test_gru_batch_rows_independent);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("dense");
+  tcase_add_loop_test (tc, test_dense_matches_reference, 0,
+      G_N_ELEMENTS (activations));
+  tcase_add_test (tc, test_gemv_lengths);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("activation");
+  tcase_add_test (tc, test_activation_limits);
+  suite_add_tcase (s, tc);
+
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (nnet_suite ());
+  int n_failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  n_failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return n_failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
