@@ -216,6 +216,7 @@ model_helper_random_model (DspWeightType weight_type, guint32 seed)
   return model_helper_build (&spec);
 }
 
+/* Reads a little-endian u32 at data + offset. */
 guint32
 model_helper_get_u32 (const guint8 *data, gsize offset)
 {
@@ -225,6 +226,7 @@ model_helper_get_u32 (const guint8 *data, gsize offset)
   return GUINT32_FROM_LE (v);
 }
 
+/* Writes value as a little-endian u32 at data + offset. */
 void
 model_helper_put_u32 (guint8 *data, gsize offset, guint32 value)
 {
