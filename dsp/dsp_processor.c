@@ -6,8 +6,13 @@
  * the samples are cut into frames on working copies, and the final state is
  * written back through the slot's fan-out. Samples are buffered a frame at a
  * time: each input sample goes into the partial frame and the output sample
- * comes from the previous frame's synthesis, so the output is the input
- * delayed by the STFT delay plus one hop, whatever the buffer sizes.
+ * comes from the previous frame's synthesis, so the signal is delayed by the
+ * STFT delay plus one hop, whatever the buffer sizes. The first `latency`
+ * output samples of a stream (the pre-roll) are dropped and the last ones
+ * come from dsp_processor_drain(), so output sample i is input sample i
+ * denoised, and the output has as many samples as the input. The partial
+ * frame, the pending output and the pre-roll count are part of the DSP
+ * history, so a migrated stream continues exactly.
  */
 #include "config.h"
 
@@ -54,6 +59,8 @@ struct _DspProcessor
   gfloat *in_frame;       /* owned; channels x hop, partial frame */
   gfloat *out_frame;      /* owned; channels x hop, pending output */
   guint pos;              /* samples in the partial frame */
+  guint preroll;          /* output samples still to drop */
+  guint latency;          /* samples: STFT delay + one hop */
   gfloat *hidden;         /* owned; state_size */
   gfloat *history;        /* owned; history_size */
   gfloat *spectrum;       /* owned; channels x n_bins x 2 */
@@ -62,6 +69,7 @@ struct _DspProcessor
   gfloat *vad;            /* owned; channels */
   gfloat *bin_gains;      /* owned; n_bins */
   gfloat *scratch;        /* owned; dsp_model_scratch_size () */
+  gfloat *zeros;          /* owned; hop x channels of silence */
 };
 
 static void
@@ -80,7 +88,8 @@ save_history (DspProcessor *self, gfloat *history)
     memcpy (p, self->out_frame + c * self->hop, self->hop * sizeof (gfloat));
     p += self->hop;
   }
-  *p = (gfloat) self->pos;
+  p[0] = (gfloat) self->pos;
+  p[1] = (gfloat) self->preroll;
 }
 
 /* An imported history passed the snapshot checks but its values are not
@@ -89,11 +98,11 @@ static void
 load_history (DspProcessor *self, gfloat *history)
 {
   gfloat *p = history;
-  gfloat pos;
+  gfloat pos, preroll;
   gsize i;
   guint c;
 
-  for (i = 0; i + 1 < self->history_size; i++)
+  for (i = 0; i + 2 < self->history_size; i++)
     if (!isfinite (history[i]))
       history[i] = 0.0f;
   for (c = 0; c < self->channels; c++) {
@@ -106,8 +115,12 @@ load_history (DspProcessor *self, gfloat *history)
     memcpy (self->out_frame + c * self->hop, p, self->hop * sizeof (gfloat));
     p += self->hop;
   }
-  pos = *p;
+  pos = p[0];
+  preroll = p[1];
   self->pos = (pos >= 0.0f && pos < (gfloat) self->hop) ? (guint) pos : 0;
+  self->preroll = (preroll >= 0.0f && preroll <= (gfloat) self->latency)
+      ? (guint) preroll
+      : self->latency;
 }
 
 static gboolean
@@ -145,7 +158,9 @@ allocate_working_memory (DspProcessor *self)
   self->features_history = dsp_features_history_size (self->features[0]);
   self->history_per_channel
       = self->stft_history + self->features_history + 2 * self->hop;
-  self->history_size = self->channels * self->history_per_channel + 1;
+  self->history_size = self->channels * self->history_per_channel + 2;
+  self->latency = dsp_stft_get_delay (self->stft[0]) + self->hop;
+  self->preroll = self->latency;
 
   self->in_frame = g_new0 (gfloat, (gsize) self->channels * self->hop);
   self->out_frame = g_new0 (gfloat, (gsize) self->channels * self->hop);
@@ -159,6 +174,7 @@ allocate_working_memory (DspProcessor *self)
   self->bin_gains = g_new0 (gfloat, self->n_bins);
   self->scratch = g_new0 (gfloat,
       dsp_model_scratch_size (self->model, self->channels) + 1);
+  self->zeros = g_new0 (gfloat, (gsize) self->channels * self->hop);
 }
 
 /**
@@ -238,6 +254,7 @@ dsp_processor_free (DspProcessor *self)
   g_free (self->vad);
   g_free (self->bin_gains);
   g_free (self->scratch);
+  g_free (self->zeros);
   rnn_state_slot_free (self->slot);
   g_clear_pointer (&self->model, dsp_model_unref);
   g_free (self);
@@ -273,15 +290,16 @@ dsp_processor_get_hop (const DspProcessor *self)
  * dsp_processor_get_latency:
  * @self: a processor
  *
- * Returns: the delay of the output behind the input, in samples per
- * channel: the STFT delay plus one hop of frame buffering (960 samples,
- * 20 ms, at 48 kHz).
+ * Returns: the algorithmic delay in samples per channel: the STFT delay plus
+ * one hop of frame buffering (960 samples, 20 ms, at 48 kHz). Output sample
+ * i is input sample i denoised, available once input sample i + latency has
+ * been processed.
  */
 guint
 dsp_processor_get_latency (const DspProcessor *self)
 {
   g_return_val_if_fail (self != NULL, 0);
-  return dsp_stft_get_delay (self->stft[0]) + self->hop;
+  return self->latency;
 }
 
 /**
@@ -371,27 +389,55 @@ sanitize_sample (gfloat x, DspProcessorReport *report)
 }
 
 /* Moves up to one frame's worth of samples between the interleaved buffers
- * and the partial frame; returns how many sample times it took. Reading the
- * input sample before writing the output one keeps in == out safe. */
+ * and the partial frame; returns how many input sample times it took and
+ * adds the output samples it wrote to *produced (none while pre-rolling).
+ * Output index never passes input index, and each input sample is read
+ * before its output slot is written, so in == out is safe. */
 static guint
 exchange_samples (DspProcessor *self, const gfloat *in, gfloat *out,
-    guint n_samples, DspProcessorReport *report)
+    guint n_samples, guint *produced, DspProcessorReport *report)
 {
   guint take = MIN (self->hop - self->pos, n_samples);
   guint s, c;
 
   for (s = 0; s < take; s++) {
-    for (c = 0; c < self->channels; c++) {
-      gsize at = (gsize) s * self->channels + c;
-      gsize slot = (gsize) c * self->hop + self->pos + s;
-      gfloat x = sanitize_sample (in[at], report);
+    gboolean emit = self->preroll == 0;
+    gfloat *dst = out + (gsize) (*produced) * self->channels;
 
-      out[at] = self->out_frame[slot];
-      self->in_frame[slot] = x;
+    for (c = 0; c < self->channels; c++) {
+      gsize frame_at = (gsize) c * self->hop + self->pos + s;
+      gfloat x = sanitize_sample (in[(gsize) s * self->channels + c], report);
+      gfloat y = self->out_frame[frame_at];
+
+      self->in_frame[frame_at] = x;
+      if (emit)
+        dst[c] = y;
     }
+    if (emit)
+      (*produced)++;
+    else
+      self->preroll--;
   }
   self->pos += take;
   return take;
+}
+
+/* Runs @n_samples of @in through the working copies, frames included. */
+static guint
+run_samples (DspProcessor *self, const gfloat *in, gfloat *out, guint n_samples,
+    gsize in_stride, DspProcessorReport *report)
+{
+  guint done = 0, produced = 0;
+
+  while (done < n_samples) {
+    done += exchange_samples (self, in + (gsize) done * in_stride, out,
+        n_samples - done, &produced, report);
+    if (self->pos == self->hop) {
+      run_frame (self, report);
+      self->pos = 0;
+    }
+  }
+  return produced;
 }
 
 #if defined(__SSE2__)
@@ -425,37 +471,32 @@ exchange_samples (DspProcessor *self, const gfloat *in, gfloat *out,
  * One invocation: reads the state from the slot (applying a pending import),
  * runs every frame that completes, writes the final state back (hidden
  * state and DSP history, including the partial frame) and, if a frame
- * completed, fills @side_out from the same final state. The output lags the
- * input by dsp_processor_get_latency() samples. Non-finite input samples
- * are replaced by silence and counted; a non-finite recurrent state is reset
- * and counted. Never allocates. Call from one thread at a time.
+ * completed, fills @side_out from the same final state. Writes the output
+ * samples that are ready: @n_samples once the stream's first
+ * dsp_processor_get_latency() samples have been taken, fewer before.
+ * Non-finite input samples are replaced by silence and counted; a
+ * non-finite recurrent state is reset and counted. Never allocates. Call
+ * from one thread at a time.
+ *
+ * Returns: the number of samples per channel written to @out.
  */
-void
+guint
 dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
     guint n_samples, const RnnStateDescriptor *side_desc, gpointer side_out,
     gsize side_out_size, DspProcessorReport *report)
 {
   DspProcessorReport local = { 0, 0, 0, -1.0f, 0.0f };
-  guint done = 0;
+  guint produced = 0;
   G_GNUC_UNUSED guint csr = 0;
 
-  g_return_if_fail (self != NULL);
-  g_return_if_fail ((in != NULL && out != NULL) || n_samples == 0);
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail ((in != NULL && out != NULL) || n_samples == 0, 0);
 
   if (n_samples > 0) {
     ENTER_FLUSH_TO_ZERO (csr);
     rnn_state_slot_read (self->slot, self->hidden, self->history);
     load_history (self, self->history);
-    while (done < n_samples) {
-      gsize at = (gsize) done * self->channels;
-
-      done += exchange_samples (self, in + at, out + at, n_samples - done,
-          &local);
-      if (self->pos == self->hop) {
-        run_frame (self, &local);
-        self->pos = 0;
-      }
-    }
+    produced = run_samples (self, in, out, n_samples, self->channels, &local);
     save_history (self, self->history);
     if (local.frames > 0)
       rnn_state_slot_writeback (self->slot, self->hidden, self->history,
@@ -471,6 +512,44 @@ dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
     local.vad_mean = -1.0f;
   if (report != NULL)
     *report = local;
+  return produced;
+}
+
+/**
+ * dsp_processor_drain:
+ * @self: a processor
+ * @out: room for dsp_processor_get_latency() x channels samples
+ *
+ * Produces the stream's tail: the samples still inside the processor, as if
+ * silence followed. Works on a copy of the state: the slot is not changed,
+ * so a snapshot taken after draining still continues the stream exactly.
+ * Call from the streaming thread, e.g. at the end of the stream.
+ *
+ * Returns: the number of samples per channel written to @out (the latency
+ * minus the pre-roll still pending: fewer for a stream shorter than the
+ * latency).
+ */
+guint
+dsp_processor_drain (DspProcessor *self, gfloat *out)
+{
+  DspProcessorReport ignored = { 0, 0, 0, -1.0f, 0.0f };
+  guint produced = 0, fed = 0;
+  G_GNUC_UNUSED guint csr = 0;
+
+  g_return_val_if_fail (self != NULL && out != NULL, 0);
+
+  ENTER_FLUSH_TO_ZERO (csr);
+  rnn_state_slot_peek (self->slot, self->hidden, self->history, NULL);
+  load_history (self, self->history);
+  while (fed < self->latency) {
+    guint n = MIN (self->hop, self->latency - fed);
+
+    produced += run_samples (self, self->zeros,
+        out + (gsize) produced * self->channels, n, 0, &ignored);
+    fed += n;
+  }
+  LEAVE_FLUSH_TO_ZERO (csr);
+  return produced;
 }
 
 /**

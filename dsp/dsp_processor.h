@@ -62,9 +62,11 @@ RnnStateSlot *dsp_processor_get_slot (DspProcessor *self);
 
 void dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db);
 
-void dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
+guint dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
     guint n_samples, const RnnStateDescriptor *side_desc, gpointer side_out,
     gsize side_out_size, DspProcessorReport *report);
+
+guint dsp_processor_drain (DspProcessor *self, gfloat *out);
 
 void dsp_processor_reset (DspProcessor *self, gboolean drop_pending_import);
 

@@ -392,24 +392,29 @@ rnn_state_slot_snapshot (RnnStateSlot *slot)
 }
 
 /**
- * rnn_state_slot_peek_hidden:
+ * rnn_state_slot_peek:
  * @slot: a slot
  * @hidden: (out caller-allocates): n_values F32 values
+ * @history: (out caller-allocates) (nullable): history_size values
  * @generation: (out) (optional): the generation the values belong to
  *
- * Copies the current hidden state, converted to F32, without starting an
- * invocation.
+ * Copies the current state, hidden section converted to F32, without
+ * starting an invocation: a pending import stays pending and nothing is
+ * written back. Used for look-ahead work that must not change the stream
+ * (draining its tail at the end) and by tests.
  *
  * Returns: TRUE.
  */
 gboolean
-rnn_state_slot_peek_hidden (RnnStateSlot *slot, gfloat *hidden,
+rnn_state_slot_peek (RnnStateSlot *slot, gfloat *hidden, gfloat *history,
     guint64 *generation)
 {
   g_return_val_if_fail (slot != NULL && hidden != NULL, FALSE);
 
   g_mutex_lock (&slot->lock);
   rnn_state_dequantize (&slot->desc, slot->hidden, hidden);
+  if (history != NULL)
+    memcpy (history, slot->history, slot->history_bytes);
   if (generation != NULL)
     *generation = slot->generation;
   g_mutex_unlock (&slot->lock);

@@ -75,8 +75,8 @@ gboolean rnn_state_slot_has_pending_import (RnnStateSlot *slot);
 
 GBytes *rnn_state_slot_snapshot (RnnStateSlot *slot);
 
-gboolean rnn_state_slot_peek_hidden (RnnStateSlot *slot, gfloat *hidden,
-    guint64 *generation);
+gboolean rnn_state_slot_peek (RnnStateSlot *slot, gfloat *hidden,
+    gfloat *history, guint64 *generation);
 
 guint64 rnn_state_slot_get_generation (RnnStateSlot *slot);
 

@@ -57,22 +57,25 @@ make_signal (guint n_samples, guint channels, guint32 seed)
   return x;
 }
 
-/* Runs a processor over @x in chunks of the given sizes (cycled). */
-static void
+/* Runs a processor over @x in chunks of the given sizes (cycled); the
+ * output samples are written one after the other to @y. Returns how many
+ * samples per channel were written. */
+static guint
 run_chunked (DspProcessor *p, const gfloat *x, gfloat *y, guint n_samples,
     const guint *chunks, guint n_chunks)
 {
   guint channels = dsp_processor_get_channels (p);
-  guint done = 0, k = 0;
+  guint done = 0, produced = 0, k = 0;
 
   while (done < n_samples) {
     guint n = MIN (chunks[k % n_chunks], n_samples - done);
 
-    dsp_processor_process (p, x + (gsize) done * channels,
-        y + (gsize) done * channels, n, NULL, NULL, 0, NULL);
+    produced += dsp_processor_process (p, x + (gsize) done * channels,
+        y + (gsize) produced * channels, n, NULL, NULL, 0, NULL);
     done += n;
     k++;
   }
+  return produced;
 }
 
 static void
@@ -133,7 +136,7 @@ START_TEST (test_two_invocations_and_reset)
   dsp_processor_process (p, x + 2 * HOP, y, 2 * HOP, desc, after2,
       n * sizeof (gfloat), &report);
   ck_assert_uint_eq (report.frames, 2);
-  rnn_state_slot_peek_hidden (dsp_processor_get_slot (p), peek, NULL);
+  rnn_state_slot_peek (dsp_processor_get_slot (p), peek, NULL, NULL);
   ck_assert (memcmp (peek, after2, n * sizeof (gfloat)) == 0);
 
   dsp_processor_reset (p, TRUE);
@@ -182,9 +185,11 @@ START_TEST (test_buffer_sizes_do_not_matter)
   DspProcessor *b = dsp_processor_new (model, channels, NULL);
   guint one[1] = { n };
 
-  run_chunked (a, x, whole, n, one, 1);
-  run_chunked (b, x, chunked, n, chunkings[_i].chunks, chunkings[_i].n_chunks);
-  assert_bits_equal (whole, chunked, (gsize) n * channels);
+  ck_assert_uint_eq (run_chunked (a, x, whole, n, one, 1), n - 2 * HOP);
+  ck_assert_uint_eq (run_chunked (b, x, chunked, n, chunkings[_i].chunks,
+                         chunkings[_i].n_chunks),
+      n - 2 * HOP);
+  assert_bits_equal (whole, chunked, (gsize) (n - 2 * HOP) * channels);
 
   dsp_processor_free (a);
   dsp_processor_free (b);
@@ -210,22 +215,30 @@ START_TEST (test_export_import_continuation)
   DspProcessor *ref = dsp_processor_new (model, channels, NULL);
   DspProcessor *first = dsp_processor_new (model, channels, NULL);
   DspProcessor *second = dsp_processor_new (model, channels, NULL);
-  guint chunk[1] = { 1000 };
+  gfloat *junk = g_new (gfloat, (gsize) n * channels);
+  guint chunk[1] = { 1000 }, produced_whole, produced, tail;
   GBytes *snapshot;
   GError *error = NULL;
 
-  run_chunked (ref, x, whole, n, chunk, 1);
+  produced_whole = run_chunked (ref, x, whole, n, chunk, 1);
+  tail = dsp_processor_drain (ref, whole + (gsize) produced_whole * channels);
+  ck_assert_uint_eq (produced_whole + tail, n);
 
-  run_chunked (first, x, migrated, split, chunk, 1);
+  produced = run_chunked (first, x, migrated, split, chunk, 1);
+  ck_assert_uint_eq (produced, split > 2 * HOP ? split - 2 * HOP : 0);
   snapshot = dsp_processor_export (first);
   /* Some unrelated audio first: the import must replace all of it. */
-  run_chunked (second, x + 100 * channels, migrated + (gsize) split * channels,
-      777, chunk, 1);
+  run_chunked (second, x + 100 * channels, junk, 2000, chunk, 1);
   ck_assert (dsp_processor_import (second, g_bytes_get_data (snapshot, NULL),
       g_bytes_get_size (snapshot), &error));
-  run_chunked (second, x + (gsize) split * channels,
-      migrated + (gsize) split * channels, n - split, chunk, 1);
+  produced += run_chunked (second, x + (gsize) split * channels,
+      migrated + (gsize) produced * channels, n - split, chunk, 1);
+  ck_assert_uint_eq (produced, produced_whole);
+  produced
+      += dsp_processor_drain (second, migrated + (gsize) produced * channels);
+  ck_assert_uint_eq (produced, n);
   assert_bits_equal (whole, migrated, (gsize) n * channels);
+  g_free (junk);
 
   g_bytes_unref (snapshot);
   dsp_processor_free (ref);
@@ -296,7 +309,7 @@ START_TEST (test_side_output_formats)
 
   rnn_state_descriptor_set_element_type (&s8, RNN_STATE_ELEMENT_S8, 1.0f);
   dsp_processor_process (p, x, y, 3 * HOP, &s8, q, n, NULL);
-  rnn_state_slot_peek_hidden (dsp_processor_get_slot (p), f32, NULL);
+  rnn_state_slot_peek (dsp_processor_get_slot (p), f32, NULL, NULL);
   rnn_state_dequantize (&s8, q, back);
   for (i = 0; i < n; i++)
     ck_assert_float_le (fabsf (back[i] - f32[i]), 1.0f / 127.0f);
@@ -330,13 +343,15 @@ START_TEST (test_nonfinite_input)
   x[600] = INFINITY;
   x[601] = -INFINITY;
   x[700] = 1e30f;
-  dsp_processor_process (p, x, y, 10 * HOP, NULL, NULL, 0, &report);
+  ck_assert_uint_eq (dsp_processor_process (p, x, y, 10 * HOP, NULL, NULL, 0,
+                         &report),
+      8 * HOP);
   ck_assert_uint_eq (report.nonfinite_samples, 3);
   ck_assert_uint_eq (report.frames, 10);
   ck_assert (report.vad_max >= 0.0f && report.vad_max <= 1.0f);
-  for (i = 0; i < 10 * HOP; i++)
+  for (i = 0; i < 8 * HOP; i++)
     ck_assert_msg (isfinite (y[i]), "sample %u not finite", i);
-  rnn_state_slot_peek_hidden (dsp_processor_get_slot (p), hidden, NULL);
+  rnn_state_slot_peek (dsp_processor_get_slot (p), hidden, NULL, NULL);
   for (i = 0; i < rnn_state_descriptor_n_values (
                   rnn_state_slot_get_descriptor (dsp_processor_get_slot (p)));
        i++)
@@ -362,8 +377,10 @@ START_TEST (test_denormals_and_fp_mode)
 
   for (i = 0; i < 4 * HOP; i++)
     x[i] = i < HOP ? 0.5f : 1e-41f;
-  dsp_processor_process (p, x, y, 4 * HOP, NULL, NULL, 0, NULL);
-  for (i = 0; i < 4 * HOP; i++)
+  ck_assert_uint_eq (dsp_processor_process (p, x, y, 4 * HOP, NULL, NULL, 0,
+                         NULL),
+      2 * HOP);
+  for (i = 0; i < 2 * HOP; i++)
     ck_assert (isfinite (y[i]));
 #if defined(__SSE2__)
   ck_assert_uint_eq (_mm_getcsr (), csr_before);
@@ -422,6 +439,46 @@ START_TEST (test_threads_match_sequential)
     g_free (jobs[t].y);
     g_free (seq[t]);
   }
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* Input sample i comes out as output sample i: the pre-roll is dropped and
+ * the drain gives the tail as if silence followed, without changing the
+ * stream's state. */
+static const guint drain_lengths[] = { 1, 479, 480, 481, 959, 960, 961, 4096 };
+
+START_TEST (test_drain_gives_exact_count)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  guint channels = 2, n = drain_lengths[_i];
+  gfloat *x = make_signal (n + 2 * HOP, channels, 21);
+  gfloat *y = g_new0 (gfloat, (gsize) (n + 2 * HOP) * channels);
+  gfloat *ref_y = g_new0 (gfloat, (gsize) (n + 2 * HOP) * channels);
+  DspProcessor *p = dsp_processor_new (model, channels, NULL);
+  DspProcessor *ref = dsp_processor_new (model, channels, NULL);
+  guint chunk[1] = { 333 }, produced;
+  GBytes *before, *after;
+
+  produced = run_chunked (p, x, y, n, chunk, 1);
+  before = dsp_processor_export (p);
+  produced += dsp_processor_drain (p, y + (gsize) produced * channels);
+  ck_assert_uint_eq (produced, n);
+  after = dsp_processor_export (p);
+  ck_assert (g_bytes_equal (before, after));
+
+  /* The same input followed by real silence, in one stream. */
+  memset (x + (gsize) n * channels, 0, 2 * HOP * channels * sizeof (gfloat));
+  ck_assert_uint_eq (run_chunked (ref, x, ref_y, n + 2 * HOP, chunk, 1), n);
+  assert_bits_equal (ref_y, y, (gsize) n * channels);
+
+  g_bytes_unref (before);
+  g_bytes_unref (after);
+  g_free (x);
+  g_free (y);
+  g_free (ref_y);
+  dsp_processor_free (p);
+  dsp_processor_free (ref);
   dsp_model_unref (model);
 }
 END_TEST
@@ -519,6 +576,8 @@ processor_suite (void)
   tcase_add_test (tc, test_two_invocations_and_reset);
   tcase_add_loop_test (tc, test_buffer_sizes_do_not_matter, 0,
       G_N_ELEMENTS (chunkings));
+  tcase_add_loop_test (tc, test_drain_gives_exact_count, 0,
+      G_N_ELEMENTS (drain_lengths));
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("migration");

@@ -62,7 +62,7 @@ invoke (Teach *t, guint n_frames)
   ck_assert_uint_eq (dsp_recurrence_run (t->rec, input, output, n_frames, desc,
                          side, sizeof (side)),
       n_frames);
-  rnn_state_slot_peek_hidden (t->slot, slot_h, NULL);
+  rnn_state_slot_peek (t->slot, slot_h, NULL, NULL);
   ck_assert (memcmp (side, slot_h, sizeof (side)) == 0);
   for (i = 1; i < N; i++)
     ck_assert_float_eq (side[i], side[0]);
@@ -100,7 +100,7 @@ START_TEST (test_persistence)
     if (frames == 0) {
       gfloat probe[N];
       rnn_state_slot_reset (t.slot, TRUE);
-      rnn_state_slot_peek_hidden (t.slot, probe, NULL);
+      rnn_state_slot_peek (t.slot, probe, NULL, NULL);
       h = probe[0];
     } else {
       h = invoke (&t, frames);

@@ -109,7 +109,7 @@ START_TEST (test_address_stable)
     /* The bytes at the storage address are the written-back state. */
     ck_assert (memcmp (storage, state, sizeof (state)) == 0);
   }
-  rnn_state_slot_peek_hidden (slot, probe, NULL);
+  rnn_state_slot_peek (slot, probe, NULL, NULL);
   ck_assert_float_eq (probe[0], 1000.0f);
   rnn_state_slot_free (slot);
 }
