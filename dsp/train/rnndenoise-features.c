@@ -1,0 +1,354 @@
+/* rnndenoise — rnndenoise-features: training features and targets
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ *   rnndenoise-features CLEAN NOISE OUT
+ *   rnndenoise-features --list LIST OUT
+ *
+ * Reads pairs of clean speech and noise (mono 48 kHz, 16-bit PCM or 32-bit
+ * float WAV, or raw little-endian float32 without a WAV header), mixes
+ * each pair (noisy = clean + noise) and runs the element's own analysis on
+ * it: one DspStft and DspFeatures per signal, one row per 10 ms frame:
+ *
+ *   features   n_features floats: dsp_features_compute() on the noisy mix
+ *   gains      n_bands floats: sqrt (E_clean[b] / E_noisy[b]) clipped to
+ *              0..1, from dsp_features_band_energies(); -1 where both
+ *              energies are below GAIN_SILENCE (nothing to learn there)
+ *   vad        1 float: 1 speech, 0 no speech, 0.5 uncertain (a hangover
+ *              on the clean frame energy relative to the pair's loudest
+ *              frame; 0 throughout if the clean signal is silent)
+ *
+ * A LIST has one pair per line, "CLEAN NOISE", paths relative to the list's
+ * folder; empty lines and lines starting with '#' are skipped. Each pair is
+ * one sequence and starts from fresh analysis state, as a stream does. A
+ * trailing partial frame is dropped.
+ *
+ * OUT is little-endian: the magic "RNDF", then u32 version (1),
+ * sample_rate, hop, window, n_bands, feature_layout_id, n_features,
+ * row_size (n_features + n_bands + 1), n_sequences and n_frames (44 bytes in
+ * all); the n_bands + 1 band edges as u32; n_frames rows of row_size
+ * float32; then n_sequences u32 frame counts, one per pair in input order.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "dsp/dsp_features.h"
+#include "dsp/dsp_frame_config.h"
+#include "dsp/dsp_stft.h"
+#include "train_io.h"
+
+#define SAMPLE_RATE 48000
+
+/* Band energy (normalized spectra, as DSP_FEATURES_ENERGY_FLOOR) below which
+ * a band counts as empty; both clean and noisy empty gives gain -1. */
+#define GAIN_SILENCE 5e-11f
+/* Added to the noisy energy in the gain ratio. */
+#define GAIN_EPSILON 1e-12f
+/* A clean signal whose loudest frame is below this energy holds no speech. */
+#define VAD_SILENCE 1e-9f
+/* Frame energies relative to the loudest clean frame (-30, -40, -50 dB). */
+#define VAD_SPEECH 1e-3f
+#define VAD_MAYBE 1e-4f
+#define VAD_QUIET 1e-5f
+/* Hangover counter: at or above VAD_OFF no speech, above 0 uncertain. */
+#define VAD_COUNT_MAX 15
+#define VAD_OFF 10
+
+typedef struct
+{
+  DspFrameConfig cfg;
+  guint n_features;
+  guint row_size;
+  DspStft *noisy_stft;       /* owned */
+  DspStft *clean_stft;       /* owned */
+  DspFeatures *features;     /* owned; noisy features */
+  DspFeatures *clean_energy; /* owned; only its band energies are used */
+} Extractor;
+
+/* Band gains of one frame from the clean and noisy band energies. */
+static void
+ideal_gains (guint n_bands, const gfloat *clean, const gfloat *noisy,
+    gfloat *gains)
+{
+  guint b;
+
+  for (b = 0; b < n_bands; b++) {
+    if (clean[b] < GAIN_SILENCE && noisy[b] < GAIN_SILENCE)
+      gains[b] = -1.0f;
+    else
+      gains[b]
+          = CLAMP (sqrtf (clean[b] / (noisy[b] + GAIN_EPSILON)), 0.0f, 1.0f);
+  }
+}
+
+/* Fills the VAD column of @n_frames rows from the clean frame energies. */
+static void
+vad_targets (const gfloat *energy, guint n_frames, guint row_size, gfloat *rows)
+{
+  gfloat peak = 0.0f;
+  gint count = VAD_COUNT_MAX;
+  guint t;
+
+  for (t = 0; t < n_frames; t++)
+    peak = MAX (peak, energy[t]);
+
+  for (t = 0; t < n_frames; t++) {
+    gfloat *vad = rows + (gsize) t * row_size + row_size - 1;
+    gfloat rel = peak > 0.0f ? energy[t] / peak : 0.0f;
+
+    if (peak < VAD_SILENCE) {
+      *vad = 0.0f;
+      continue;
+    }
+    if (rel > VAD_SPEECH)
+      count = 0;
+    else if (rel > VAD_MAYBE)
+      count -= 5;
+    else if (rel > VAD_QUIET)
+      count += 1;
+    else
+      count += 2;
+    count = CLAMP (count, 0, VAD_COUNT_MAX);
+    *vad = count >= VAD_OFF ? 0.0f : count > 0 ? 0.5f : 1.0f;
+  }
+}
+
+/* Rows for one pair of @n samples each; returns the number of frames. */
+static guint
+extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
+    gsize n, gfloat *rows)
+{
+  gfloat noisy[DSP_MAX_HOP];
+  gfloat noisy_spec[2 * DSP_MAX_BINS], clean_spec[2 * DSP_MAX_BINS];
+  gfloat noisy_e[DSP_MAX_BANDS], clean_e[DSP_MAX_BANDS];
+  guint hop = ex->cfg.hop, n_bands = ex->cfg.n_bands;
+  guint n_frames = (guint) (n / hop), t, i, b;
+  gfloat *energy = g_new (gfloat, MAX (n_frames, 1));
+
+  dsp_stft_reset (ex->noisy_stft);
+  dsp_stft_reset (ex->clean_stft);
+  dsp_features_reset (ex->features);
+
+  for (t = 0; t < n_frames; t++) {
+    const gfloat *c = clean + (gsize) t * hop;
+    const gfloat *z = noise + (gsize) t * hop;
+    gfloat *row = rows + (gsize) t * ex->row_size;
+
+    for (i = 0; i < hop; i++)
+      noisy[i] = c[i] + z[i];
+    dsp_stft_analyze (ex->noisy_stft, noisy, noisy_spec);
+    dsp_stft_analyze (ex->clean_stft, c, clean_spec);
+    dsp_features_compute (ex->features, noisy_spec, row, noisy_e);
+    dsp_features_band_energies (ex->clean_energy, clean_spec, clean_e);
+    ideal_gains (n_bands, clean_e, noisy_e, row + ex->n_features);
+
+    energy[t] = 0.0f;
+    for (b = 0; b < n_bands; b++)
+      energy[t] += clean_e[b];
+  }
+  vad_targets (energy, n_frames, ex->row_size, rows);
+  g_free (energy);
+  return n_frames;
+}
+
+/* Extracts one pair and appends its rows to @out. */
+static gboolean
+process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
+    FILE *out, guint32 *n_frames, GError **error)
+{
+  gfloat *clean, *noise, *rows;
+  gsize n_clean, n_noise;
+  gboolean ok;
+
+  clean = train_load_audio (clean_path, SAMPLE_RATE, &n_clean, error);
+  if (clean == NULL)
+    return FALSE;
+  noise = train_load_audio (noise_path, SAMPLE_RATE, &n_noise, error);
+  if (noise == NULL) {
+    g_free (clean);
+    return FALSE;
+  }
+  if (n_clean != n_noise) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "%s has %" G_GSIZE_FORMAT " samples, %s has %" G_GSIZE_FORMAT,
+        clean_path, n_clean, noise_path, n_noise);
+    g_free (clean);
+    g_free (noise);
+    return FALSE;
+  }
+
+  rows = g_new (gfloat, MAX (n_clean / ex->cfg.hop, 1) * ex->row_size);
+  *n_frames = extract_sequence (ex, clean, noise, n_clean, rows);
+  ok = train_write_floats (out, rows, (gsize) *n_frames * ex->row_size, error);
+  g_free (rows);
+  g_free (clean);
+  g_free (noise);
+  return ok;
+}
+
+/* Splits a list file into (clean, noise) path pairs: a NULL-terminated array
+ * of 2 * n strings. */
+static gchar **
+read_list (const gchar *list_path, GError **error)
+{
+  gchar *text, *dir, **lines;
+  GPtrArray *paths;
+  guint i;
+
+  if (!g_file_get_contents (list_path, &text, NULL, error))
+    return NULL;
+  dir = g_path_get_dirname (list_path);
+  lines = g_strsplit (text, "\n", -1);
+  paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (i = 0; lines[i] != NULL; i++) {
+    gchar **fields;
+    guint j;
+
+    g_strstrip (lines[i]);
+    if (lines[i][0] == '\0' || lines[i][0] == '#')
+      continue;
+    fields = g_strsplit_set (lines[i], " \t", -1);
+    for (j = 0; fields[j] != NULL; j++) {
+      if (fields[j][0] == '\0')
+        continue;
+      g_ptr_array_add (paths,
+          g_path_is_absolute (fields[j])
+              ? g_strdup (fields[j])
+              : g_build_filename (dir, fields[j], NULL));
+    }
+    g_strfreev (fields);
+    if (paths->len % 2 != 0) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+          "%s:%u: need two paths, CLEAN NOISE", list_path, i + 1);
+      break;
+    }
+  }
+  g_strfreev (lines);
+  g_free (dir);
+  g_free (text);
+  if (error != NULL && *error != NULL) {
+    g_ptr_array_free (paths, TRUE);
+    return NULL;
+  }
+  g_ptr_array_add (paths, NULL);
+  return (gchar **) g_ptr_array_free (paths, FALSE);
+}
+
+/* Writes the sequence lengths after the rows, then the final header. */
+static gboolean
+finish_file (FILE *out, TrainFeaturesHeader *head, GArray *lengths,
+    GError **error)
+{
+  guint8 le[4];
+  guint i;
+
+  for (i = 0; i < lengths->len; i++) {
+    train_put_u32 (le, g_array_index (lengths, guint32, i));
+    if (fwrite (le, 1, 4, out) != 4) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, "write failed");
+      return FALSE;
+    }
+  }
+  head->n_sequences = lengths->len;
+  if (fseek (out, 0, SEEK_SET) != 0) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, "cannot seek");
+    return FALSE;
+  }
+  return train_features_write_header (out, head, error);
+}
+
+static gboolean
+run (gchar **pairs, const gchar *out_path, GError **error)
+{
+  Extractor ex;
+  TrainFeaturesHeader head;
+  GArray *lengths;
+  gboolean ok;
+  FILE *out;
+  guint i;
+
+  memset (&ex, 0, sizeof (ex));
+  memset (&head, 0, sizeof (head));
+  if (!dsp_frame_config_init_default (&ex.cfg, SAMPLE_RATE, error))
+    return FALSE;
+  out = fopen (out_path, "wb");
+  if (out == NULL) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot open %s for writing", out_path);
+    return FALSE;
+  }
+  ex.noisy_stft = dsp_stft_new (&ex.cfg);
+  ex.clean_stft = dsp_stft_new (&ex.cfg);
+  ex.features = dsp_features_new (&ex.cfg);
+  ex.clean_energy = dsp_features_new (&ex.cfg);
+  ex.n_features = dsp_features_get_n_features (ex.features);
+  ex.row_size = ex.n_features + ex.cfg.n_bands + 1;
+  head.cfg = ex.cfg;
+  head.n_features = ex.n_features;
+  head.row_size = ex.row_size;
+  lengths = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  /* The counts are patched in once every pair is done. */
+  ok = train_features_write_header (out, &head, error);
+  for (i = 0; ok && pairs[i] != NULL; i += 2) {
+    guint32 n_frames = 0;
+
+    ok = process_pair (&ex, pairs[i], pairs[i + 1], out, &n_frames, error);
+    g_array_append_val (lengths, n_frames);
+    head.n_frames += n_frames;
+  }
+  if (ok)
+    ok = finish_file (out, &head, lengths, error);
+  if (fclose (out) != 0 && ok) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, "cannot close %s",
+        out_path);
+    ok = FALSE;
+  }
+  if (ok)
+    printf ("%s: %u sequences, %u frames of %u features, %u gains, vad\n",
+        out_path, head.n_sequences, head.n_frames, ex.n_features,
+        ex.cfg.n_bands);
+
+  g_array_free (lengths, TRUE);
+  dsp_stft_free (ex.noisy_stft);
+  dsp_stft_free (ex.clean_stft);
+  dsp_features_free (ex.features);
+  dsp_features_free (ex.clean_energy);
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+  gchar **pairs;
+  const gchar *out_path;
+  gboolean ok;
+
+  if (argc == 4 && strcmp (argv[1], "--list") == 0) {
+    pairs = read_list (argv[2], &error);
+  } else if (argc == 4) {
+    pairs = g_new0 (gchar *, 3);
+    pairs[0] = g_strdup (argv[1]);
+    pairs[1] = g_strdup (argv[2]);
+  } else {
+    fprintf (stderr,
+        "usage: rnndenoise-features CLEAN NOISE OUT\n"
+        "       rnndenoise-features --list LIST OUT\n");
+    return 2;
+  }
+  out_path = argv[3];
+  ok = pairs != NULL && run (pairs, out_path, &error);
+  g_strfreev (pairs);
+  if (!ok) {
+    fprintf (stderr, "rnndenoise-features: %s\n", error->message);
+    g_clear_error (&error);
+    return 1;
+  }
+  return 0;
+}

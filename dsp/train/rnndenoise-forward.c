@@ -1,0 +1,224 @@
+/* rnndenoise — rnndenoise-forward: run a model file as the element does
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ *   rnndenoise-forward run MODEL FEATURES OUT
+ *   rnndenoise-forward denoise MODEL IN OUT
+ *
+ * run: feeds the feature rows of a file written by rnndenoise-features
+ * through dsp_model_forward(), each sequence from the zero state, batch 1,
+ * and writes one row of n_bands gains then the VAD probability per frame
+ * (little-endian float32, sequences in file order). The training exporter
+ * compares these with PyTorch's outputs.
+ *
+ * denoise: runs a mono 48 kHz file (WAV or raw float32, as
+ * rnndenoise-features reads them) through a DspProcessor with no
+ * attenuation limit and writes a mono 32-bit float WAV of the same length,
+ * the processor's latency removed. It prints the mean VAD probability.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "dsp/dsp_model.h"
+#include "dsp/dsp_processor.h"
+#include "train_io.h"
+
+/* Checks that @features were made with @model's frame layout. */
+static gboolean
+check_layout (const DspModel *model, const TrainFeatures *features,
+    GError **error)
+{
+  const DspFrameConfig *m = dsp_model_get_frame_config (model);
+  const DspFrameConfig *f = &features->head.cfg;
+  guint b;
+
+  if (m->sample_rate != f->sample_rate || m->hop != f->hop
+      || m->n_bands != f->n_bands
+      || m->feature_layout_id != f->feature_layout_id
+      || dsp_model_get_n_features (model) != features->head.n_features) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "model has %u Hz, hop %u, %u bands, layout %u; features have %u Hz, "
+        "hop %u, %u bands, layout %u",
+        m->sample_rate, m->hop, m->n_bands, m->feature_layout_id,
+        f->sample_rate, f->hop, f->n_bands, f->feature_layout_id);
+    return FALSE;
+  }
+  for (b = 0; b <= m->n_bands; b++) {
+    if (m->band_edges[b] != f->band_edges[b]) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+          "band edge %u: model %u, features %u", b, m->band_edges[b],
+          f->band_edges[b]);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static gboolean
+run_features (const DspModel *model, const gchar *features_path,
+    const gchar *out_path, GError **error)
+{
+  TrainFeatures *features;
+  guint n_bands = dsp_model_get_frame_config (model)->n_bands;
+  gsize state_size = dsp_model_state_size (model, 1);
+  gfloat *hidden, *scratch, *out_rows;
+  const gfloat *row;
+  guint s, t;
+  gsize k = 0;
+  gboolean ok;
+  FILE *out;
+
+  features = train_features_load (features_path, error);
+  if (features == NULL)
+    return FALSE;
+  if (!check_layout (model, features, error)) {
+    train_features_free (features);
+    return FALSE;
+  }
+
+  hidden = g_new (gfloat, state_size);
+  scratch = g_new (gfloat, MAX (dsp_model_scratch_size (model, 1), 1));
+  out_rows = g_new (gfloat, MAX (features->head.n_frames, 1) * (n_bands + 1));
+  row = features->rows;
+  for (s = 0; s < features->head.n_sequences; s++) {
+    memset (hidden, 0, sizeof (gfloat) * state_size);
+    for (t = 0; t < features->lengths[s]; t++) {
+      dsp_model_forward (model, row, hidden, 1, out_rows + k,
+          out_rows + k + n_bands, scratch);
+      row += features->head.row_size;
+      k += n_bands + 1;
+    }
+  }
+
+  out = fopen (out_path, "wb");
+  if (out == NULL) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot open %s for writing", out_path);
+    ok = FALSE;
+  } else {
+    ok = train_write_floats (out, out_rows, k, error);
+    if (fclose (out) != 0 && ok) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, "cannot close %s",
+          out_path);
+      ok = FALSE;
+    }
+  }
+  g_free (hidden);
+  g_free (scratch);
+  g_free (out_rows);
+  train_features_free (features);
+  return ok;
+}
+
+/* Writes @n samples as a mono 32-bit float WAV at @rate Hz. */
+static gboolean
+write_wav (const gchar *path, const gfloat *samples, gsize n, guint rate,
+    GError **error)
+{
+  guint8 head[44];
+  gboolean ok;
+  FILE *out;
+
+  memcpy (head, "RIFF", 4);
+  train_put_u32 (head + 4, (guint32) (36 + 4 * n));
+  memcpy (head + 8, "WAVEfmt ", 8);
+  train_put_u32 (head + 16, 16);
+  train_put_u32 (head + 20, 3 | 1 << 16); /* IEEE float, 1 channel */
+  train_put_u32 (head + 24, rate);
+  train_put_u32 (head + 28, 4 * rate);
+  train_put_u32 (head + 32, 4 | 32 << 16); /* block align 4, 32 bits */
+  memcpy (head + 36, "data", 4);
+  train_put_u32 (head + 40, (guint32) (4 * n));
+
+  out = fopen (path, "wb");
+  if (out == NULL) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot open %s for writing", path);
+    return FALSE;
+  }
+  ok = fwrite (head, 1, sizeof (head), out) == sizeof (head);
+  if (!ok)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, "write failed");
+  ok = ok && train_write_floats (out, samples, n, error);
+  if (fclose (out) != 0 && ok) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, "cannot close %s", path);
+    ok = FALSE;
+  }
+  return ok;
+}
+
+static gboolean
+run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
+    GError **error)
+{
+  guint rate = dsp_model_get_frame_config (model)->sample_rate;
+  DspProcessorReport report;
+  DspProcessor *proc;
+  gfloat *in, *padded, *out;
+  gsize n, latency;
+  gboolean ok;
+
+  in = train_load_audio (in_path, rate, &n, error);
+  if (in == NULL)
+    return FALSE;
+  proc = dsp_processor_new (model, 1, error);
+  if (proc == NULL) {
+    g_free (in);
+    return FALSE;
+  }
+  dsp_processor_set_attenuation_limit (proc, 0.0f);
+  latency = dsp_processor_get_latency (proc);
+
+  /* Trailing silence pushes the last input samples out. */
+  padded = g_new0 (gfloat, n + latency);
+  memcpy (padded, in, sizeof (gfloat) * n);
+  out = g_new (gfloat, n + latency);
+  dsp_processor_process (proc, padded, out, (guint) (n + latency), NULL, NULL,
+      0, &report);
+  ok = write_wav (out_path, out + latency, n, rate, error);
+  if (ok)
+    printf ("%s: %u frames, mean VAD %.3f\n", out_path, report.frames,
+        report.vad_mean);
+
+  dsp_processor_free (proc);
+  g_free (in);
+  g_free (padded);
+  g_free (out);
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+  DspModel *model;
+  gboolean ok;
+
+  if (argc != 5
+      || (strcmp (argv[1], "run") != 0 && strcmp (argv[1], "denoise") != 0)) {
+    fprintf (stderr,
+        "usage: rnndenoise-forward run MODEL FEATURES OUT\n"
+        "       rnndenoise-forward denoise MODEL IN OUT\n");
+    return 2;
+  }
+  model = dsp_model_new_from_file (argv[2], &error);
+  if (model == NULL) {
+    fprintf (stderr, "rnndenoise-forward: %s\n", error->message);
+    g_clear_error (&error);
+    return 1;
+  }
+  if (strcmp (argv[1], "run") == 0)
+    ok = run_features (model, argv[3], argv[4], &error);
+  else
+    ok = run_denoise (model, argv[3], argv[4], &error);
+  dsp_model_unref (model);
+  if (!ok) {
+    fprintf (stderr, "rnndenoise-forward: %s\n", error->message);
+    g_clear_error (&error);
+    return 1;
+  }
+  return 0;
+}
