@@ -14,6 +14,7 @@
 
 #include <check.h>
 
+#include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_processor.h"
 #include "state/rnn_state_error.h"
 #include "state/rnn_state_quant.h"
@@ -483,6 +484,39 @@ START_TEST (test_drain_gives_exact_count)
 }
 END_TEST
 
+/* Rate, hop and bands come from the model file: a 16 kHz model runs with no
+ * code change (hop 160, latency 320). */
+START_TEST (test_16k_model)
+{
+  ModelHelperSpec spec;
+  DspModel *model;
+  DspProcessor *p;
+  GBytes *bytes;
+  gfloat *x = make_signal (1600, 1, 2), y[1600];
+  guint nf;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 5);
+  ck_assert (dsp_frame_config_init_default (&spec.config, 16000, NULL));
+  nf = dsp_feature_layout_n_features (spec.config.feature_layout_id,
+      spec.config.n_bands);
+  spec.layers[0].input_size = nf;
+  spec.layers[3].output_size = spec.config.n_bands;
+  bytes = model_helper_build (&spec);
+  model = dsp_model_new_from_bytes (bytes, NULL);
+  ck_assert_ptr_nonnull (model);
+  p = dsp_processor_new (model, 1, NULL);
+  ck_assert_uint_eq (dsp_processor_get_hop (p), 160);
+  ck_assert_uint_eq (dsp_processor_get_latency (p), 320);
+  ck_assert_uint_eq (dsp_processor_process (p, x, y, 1600, NULL, NULL, 0, NULL),
+      1280);
+  ck_assert_uint_eq (dsp_processor_drain (p, y), 320);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+  g_bytes_unref (bytes);
+  g_free (x);
+}
+END_TEST
+
 /* The model is shared and ref-counted: a processor keeps it alive. */
 START_TEST (test_processor_keeps_model)
 {
@@ -567,6 +601,7 @@ processor_suite (void)
   tc = tcase_create ("lifecycle");
   tcase_add_test (tc, test_new_and_latency);
   tcase_add_test (tc, test_processor_keeps_model);
+  tcase_add_test (tc, test_16k_model);
 #if !defined(__SANITIZE_ADDRESS__)
   tcase_add_test (tc, test_no_allocation_in_steady_state);
 #endif
