@@ -12,8 +12,9 @@
  *
  * denoise: runs a mono 48 kHz file (WAV or raw float32, as
  * rnndenoise-features reads them) through a DspProcessor with no
- * attenuation limit and writes a mono 32-bit float WAV of the same length,
- * the processor's latency removed. It prints the mean VAD probability.
+ * attenuation limit, drains its tail and writes a mono 32-bit float WAV of
+ * the same length, aligned with the input. It prints the mean VAD
+ * probability.
  */
 #include "config.h"
 
@@ -113,25 +114,31 @@ run_features (const DspModel *model, const gchar *features_path,
   return ok;
 }
 
-/* Writes @n samples as a mono 32-bit float WAV at @rate Hz. */
+/* Writes @n samples as a mono 32-bit float WAV at @rate Hz: an 18-byte fmt
+ * chunk and a fact chunk, as non-PCM formats have them. */
 static gboolean
 write_wav (const gchar *path, const gfloat *samples, gsize n, guint rate,
     GError **error)
 {
-  guint8 head[44];
+  guint8 head[58];
   gboolean ok;
   FILE *out;
 
+  memset (head, 0, sizeof (head));
   memcpy (head, "RIFF", 4);
-  train_put_u32 (head + 4, (guint32) (36 + 4 * n));
+  train_put_u32 (head + 4, (guint32) (sizeof (head) - 8 + 4 * n));
   memcpy (head + 8, "WAVEfmt ", 8);
-  train_put_u32 (head + 16, 16);
+  train_put_u32 (head + 16, 18);
   train_put_u32 (head + 20, 3 | 1 << 16); /* IEEE float, 1 channel */
   train_put_u32 (head + 24, rate);
   train_put_u32 (head + 28, 4 * rate);
   train_put_u32 (head + 32, 4 | 32 << 16); /* block align 4, 32 bits */
-  memcpy (head + 36, "data", 4);
-  train_put_u32 (head + 40, (guint32) (4 * n));
+  /* head + 36: cbSize 0 */
+  memcpy (head + 38, "fact", 4);
+  train_put_u32 (head + 42, 4);
+  train_put_u32 (head + 46, (guint32) n);
+  memcpy (head + 50, "data", 4);
+  train_put_u32 (head + 54, (guint32) (4 * n));
 
   out = fopen (path, "wb");
   if (out == NULL) {
@@ -157,8 +164,8 @@ run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
   guint rate = dsp_model_get_frame_config (model)->sample_rate;
   DspProcessorReport report;
   DspProcessor *proc;
-  gfloat *in, *padded, *out;
-  gsize n, latency;
+  gfloat *in, *out;
+  gsize n, done;
   gboolean ok;
 
   in = train_load_audio (in_path, rate, &n, error);
@@ -170,22 +177,19 @@ run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
     return FALSE;
   }
   dsp_processor_set_attenuation_limit (proc, 0.0f);
-  latency = dsp_processor_get_latency (proc);
 
-  /* Trailing silence pushes the last input samples out. */
-  padded = g_new0 (gfloat, n + latency);
-  memcpy (padded, in, sizeof (gfloat) * n);
-  out = g_new (gfloat, n + latency);
-  dsp_processor_process (proc, padded, out, (guint) (n + latency), NULL, NULL,
-      0, &report);
-  ok = write_wav (out_path, out + latency, n, rate, error);
+  /* Output sample i is input sample i; the drain gives the tail. */
+  out = g_new0 (gfloat, n + dsp_processor_get_latency (proc));
+  done = dsp_processor_process (proc, in, out, (guint) n, NULL, NULL, 0,
+      &report);
+  done += dsp_processor_drain (proc, out + done);
+  ok = write_wav (out_path, out, MIN (done, n), rate, error);
   if (ok)
-    printf ("%s: %u frames, mean VAD %.3f\n", out_path, report.frames,
-        report.vad_mean);
+    printf ("%s: %" G_GSIZE_FORMAT " samples, %u frames, mean VAD %.3f\n",
+        out_path, done, report.frames, report.vad_mean);
 
   dsp_processor_free (proc);
   g_free (in);
-  g_free (padded);
   g_free (out);
   return ok;
 }
