@@ -54,6 +54,9 @@ struct _DspProcessor
    * loaded from the slot at the start of each call and saved back at its
    * end, so the slot always holds the whole stream state. */
   gfloat attenuation_limit_db;
+  gfloat vad_threshold; /* 0 = no gate */
+  guint vad_hold_frames;
+  gfloat *gate_hold;      /* owned; channels; frames the gate stays open */
   DspStft **stft;         /* owned, one per channel */
   DspFeatures **features; /* owned, one per channel */
   gfloat *in_frame;       /* owned; channels x hop, partial frame */
@@ -87,6 +90,7 @@ save_history (DspProcessor *self, gfloat *history)
     p += self->hop;
     memcpy (p, self->out_frame + c * self->hop, self->hop * sizeof (gfloat));
     p += self->hop;
+    *p++ = self->gate_hold[c];
   }
   p[0] = (gfloat) self->pos;
   p[1] = (gfloat) self->preroll;
@@ -114,6 +118,8 @@ load_history (DspProcessor *self, gfloat *history)
     p += self->hop;
     memcpy (self->out_frame + c * self->hop, p, self->hop * sizeof (gfloat));
     p += self->hop;
+    self->gate_hold[c] = CLAMP (*p, 0.0f, 1e6f);
+    p++;
   }
   pos = p[0];
   preroll = p[1];
@@ -156,8 +162,9 @@ allocate_working_memory (DspProcessor *self)
   }
   self->stft_history = dsp_stft_history_size (self->stft[0]);
   self->features_history = dsp_features_history_size (self->features[0]);
+  /* Per channel: STFT, features, partial frame, pending output, gate. */
   self->history_per_channel
-      = self->stft_history + self->features_history + 2 * self->hop;
+      = self->stft_history + self->features_history + 2 * self->hop + 1;
   self->history_size = self->channels * self->history_per_channel + 2;
   self->latency = dsp_stft_get_delay (self->stft[0]) + self->hop;
   self->preroll = self->latency;
@@ -175,6 +182,7 @@ allocate_working_memory (DspProcessor *self)
   self->scratch = g_new0 (gfloat,
       dsp_model_scratch_size (self->model, self->channels) + 1);
   self->zeros = g_new0 (gfloat, (gsize) self->channels * self->hop);
+  self->gate_hold = g_new0 (gfloat, self->channels);
 }
 
 /**
@@ -255,6 +263,7 @@ dsp_processor_free (DspProcessor *self)
   g_free (self->bin_gains);
   g_free (self->scratch);
   g_free (self->zeros);
+  g_free (self->gate_hold);
   rnn_state_slot_free (self->slot);
   g_clear_pointer (&self->model, dsp_model_unref);
   g_free (self);
@@ -317,6 +326,26 @@ dsp_processor_get_slot (DspProcessor *self)
 }
 
 /**
+ * dsp_processor_set_vad_gate:
+ * @self: a processor
+ * @threshold: voice probability below which a frame is silenced (down to
+ *   the attenuation limit), 0..1; 0 disables the gate
+ * @hold_frames: frames the gate stays open after the last frame at or above
+ *   the threshold, so that word endings are not clipped
+ *
+ * Takes effect at the next frame. Call from the streaming thread. The hold
+ * counter of each channel is part of the stream state.
+ */
+void
+dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
+    guint hold_frames)
+{
+  g_return_if_fail (self != NULL);
+  self->vad_threshold = CLAMP (threshold, 0.0f, 1.0f);
+  self->vad_hold_frames = hold_frames;
+}
+
+/**
  * dsp_processor_set_attenuation_limit:
  * @self: a processor
  * @db: the largest attenuation in dB (0 = unlimited)
@@ -338,6 +367,29 @@ hidden_is_finite (const DspProcessor *self)
   for (i = 0; i < self->state_size; i++)
     if (!isfinite (self->hidden[i]))
       return FALSE;
+  return TRUE;
+}
+
+/* The VAD gate: a frame below the threshold, once the hold time since the
+ * last speech frame has run out, gets zero band gains (so the attenuation
+ * limit decides how far it falls). Returns TRUE if the frame is gated. */
+static gboolean
+gate_frame (DspProcessor *self, guint c, gfloat vad, gfloat *band_gains)
+{
+  guint b;
+
+  if (self->vad_threshold <= 0.0f)
+    return FALSE;
+  if (vad >= self->vad_threshold) {
+    self->gate_hold[c] = (gfloat) self->vad_hold_frames;
+    return FALSE;
+  }
+  if (self->gate_hold[c] >= 1.0f) {
+    self->gate_hold[c] -= 1.0f;
+    return FALSE;
+  }
+  for (b = 0; b < self->n_bands; b++)
+    band_gains[b] = 0.0f;
   return TRUE;
 }
 
@@ -366,6 +418,8 @@ run_frame (DspProcessor *self, DspProcessorReport *report)
     gfloat *spectrum = self->spectrum + c * bins2;
     gfloat vad = isfinite (self->vad[c]) ? self->vad[c] : 0.0f;
 
+    if (gate_frame (self, c, vad, self->band_gains + c * self->n_bands))
+      report->gated_frames++;
     dsp_features_interpolate_gains (self->features[c],
         self->band_gains + c * self->n_bands, self->bin_gains);
     dsp_features_apply_gains (self->features[c], self->bin_gains,
@@ -485,7 +539,7 @@ dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
     guint n_samples, const RnnStateDescriptor *side_desc, gpointer side_out,
     gsize side_out_size, DspProcessorReport *report)
 {
-  DspProcessorReport local = { 0, 0, 0, -1.0f, 0.0f };
+  DspProcessorReport local = { 0, 0, 0, 0, -1.0f, 0.0f, 0 };
   guint produced = 0;
   G_GNUC_UNUSED guint csr = 0;
 
@@ -506,6 +560,7 @@ dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
           NULL, 0);
     LEAVE_FLUSH_TO_ZERO (csr);
   }
+  local.held = self->latency - self->preroll;
   if (local.frames > 0)
     local.vad_mean /= (gfloat) (local.frames * self->channels);
   else
@@ -532,7 +587,7 @@ dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
 guint
 dsp_processor_drain (DspProcessor *self, gfloat *out)
 {
-  DspProcessorReport ignored = { 0, 0, 0, -1.0f, 0.0f };
+  DspProcessorReport ignored = { 0, 0, 0, 0, -1.0f, 0.0f, 0 };
   guint produced = 0, fed = 0;
   G_GNUC_UNUSED guint csr = 0;
 

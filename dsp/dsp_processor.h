@@ -37,14 +37,20 @@ typedef struct _DspProcessor DspProcessor;
  * @vad_max: the largest voice probability over the call's frames and
  *   channels, or -1 if no frame completed
  * @vad_mean: the mean voice probability, or -1 if no frame completed
+ * @gated_frames: frames (over all channels) silenced by the VAD gate
+ * @held: samples per channel held inside the processor after the call:
+ *   the output written by the call ends @held samples before the end of
+ *   its input (the latency, once the pre-roll is over)
  */
 typedef struct
 {
   guint frames;
   guint nonfinite_samples;
   guint state_resets;
+  guint gated_frames;
   gfloat vad_max;
   gfloat vad_mean;
+  guint held;
 } DspProcessorReport;
 
 DspProcessor *dsp_processor_new (DspModel *model, guint channels,
@@ -61,6 +67,9 @@ guint dsp_processor_get_latency (const DspProcessor *self);
 RnnStateSlot *dsp_processor_get_slot (DspProcessor *self);
 
 void dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db);
+
+void dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
+    guint hold_frames);
 
 guint dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
     guint n_samples, const RnnStateDescriptor *side_desc, gpointer side_out,

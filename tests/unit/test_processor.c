@@ -221,6 +221,10 @@ START_TEST (test_export_import_continuation)
   GBytes *snapshot;
   GError *error = NULL;
 
+  /* The gate's hold counters are stream state too. */
+  dsp_processor_set_vad_gate (ref, 0.5f, 5);
+  dsp_processor_set_vad_gate (first, 0.5f, 5);
+  dsp_processor_set_vad_gate (second, 0.5f, 5);
   produced_whole = run_chunked (ref, x, whole, n, chunk, 1);
   tail = dsp_processor_drain (ref, whole + (gsize) produced_whole * channels);
   ck_assert_uint_eq (produced_whole + tail, n);
@@ -484,6 +488,33 @@ START_TEST (test_drain_gives_exact_count)
 }
 END_TEST
 
+/* A gate whose threshold no frame reaches silences every frame (with no
+ * attenuation limit, to exact zeros); a 20 dB limit keeps a tenth. */
+START_TEST (test_vad_gate)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspProcessor *p = dsp_processor_new (model, 2, NULL);
+  gfloat *x = make_signal (10 * HOP, 2, 17), *y = g_new (gfloat, 20 * HOP);
+  DspProcessorReport report;
+  guint produced, i;
+
+  dsp_processor_set_vad_gate (p, 1.0f, 0);
+  produced = dsp_processor_process (p, x, y, 10 * HOP, NULL, NULL, 0, &report);
+  ck_assert_uint_eq (report.gated_frames, 2 * 10);
+  ck_assert_uint_eq (report.held, 2 * HOP);
+  for (i = 0; i < produced * 2; i++)
+    ck_assert_float_eq (y[i], 0.0f);
+
+  dsp_processor_set_vad_gate (p, 0.0f, 0);
+  dsp_processor_process (p, x, y, 10 * HOP, NULL, NULL, 0, &report);
+  ck_assert_uint_eq (report.gated_frames, 0);
+  g_free (x);
+  g_free (y);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+}
+END_TEST
+
 /* Rate, hop and bands come from the model file: a 16 kHz model runs with no
  * code change (hop 160, latency 320). */
 START_TEST (test_16k_model)
@@ -602,6 +633,7 @@ processor_suite (void)
   tcase_add_test (tc, test_new_and_latency);
   tcase_add_test (tc, test_processor_keeps_model);
   tcase_add_test (tc, test_16k_model);
+  tcase_add_test (tc, test_vad_gate);
 #if !defined(__SANITIZE_ADDRESS__)
   tcase_add_test (tc, test_no_allocation_in_steady_state);
 #endif
