@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Check exported model files against PyTorch on the same features.
+
+    check_export.py CHECKPOINT.pt FEATURES.rndf FORWARD_TOOL MODEL.rnnm
+                    [--int8 MODEL_INT8.rnnm] [--tolerance T]
+
+Runs every sequence of FEATURES through the C inference
+(`rnndenoise-forward run`, i.e. dsp_model_forward(), each sequence from the
+zero state) and through the PyTorch network, and prints the largest
+absolute difference of the band gains and the VAD:
+
+  float32 file vs PyTorch (float32)
+  int8 file vs PyTorch computing with the same dequantised int8 weights
+    (float64): the C int8 path itself
+  int8 file vs PyTorch (float32): what quantisation costs
+
+Exits with status 1 if either of the first two exceeds the tolerance.
+"""
+
+import argparse
+import copy
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+import featfile
+from export import dequantize, quantize_rows
+from net import load_checkpoint
+
+
+def c_outputs(tool, model, features_path, n_frames, n_bands):
+    """Gains and VAD of every frame from the C forward pass."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.f32")
+        subprocess.run([tool, "run", model, features_path, out], check=True)
+        rows = np.fromfile(out, dtype="<f4").reshape(n_frames, n_bands + 1)
+    return rows[:, :n_bands].astype(np.float64), rows[:, n_bands].astype(
+        np.float64)
+
+
+@torch.no_grad()
+def torch_outputs(net, data, dtype=torch.float32):
+    """Gains and VAD of every frame, each sequence from the zero state."""
+    gains, vad = [], []
+    for start, length in data.sequences():
+        x = torch.from_numpy(data.features[start:start + length][None])
+        g, v, _ = net(x.to(dtype))
+        gains.append(g[0].double().numpy())
+        vad.append(v[0].double().numpy())
+    return np.concatenate(gains), np.concatenate(vad)
+
+
+def int8_twin(net):
+    """A float64 copy of the network computing with exactly the weights of
+    the int8 file: normalisation folded, every matrix quantised per row."""
+    twin = copy.deepcopy(net).double()
+    layers, _, _ = net.export_layers()
+    mods = [twin.inp, twin.gru1, twin.gru2, twin.gain, twin.vad]
+    with torch.no_grad():
+        twin.feat_mean.zero_()
+        twin.feat_std.fill_(1.0)
+        for layer, mod in zip(layers, mods):
+            mats = [torch.from_numpy(dequantize(*quantize_rows(m)))
+                    for m in layer["weights"]]
+            vecs = [torch.from_numpy(v.astype(np.float64))
+                    for v in layer["biases"]]
+            if isinstance(mod, torch.nn.GRU):
+                mod.weight_ih_l0.copy_(mats[0])
+                mod.weight_hh_l0.copy_(mats[1])
+                mod.bias_ih_l0.copy_(vecs[0])
+                mod.bias_hh_l0.copy_(vecs[1])
+            else:
+                mod.weight.copy_(mats[0])
+                mod.bias.copy_(vecs[0])
+    return twin
+
+
+def max_diff(a, b):
+    """Largest absolute difference of gains and of VAD."""
+    return np.abs(a[0] - b[0]).max(), np.abs(a[1] - b[1]).max()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("checkpoint")
+    ap.add_argument("features")
+    ap.add_argument("forward_tool")
+    ap.add_argument("model")
+    ap.add_argument("--int8", metavar="MODEL_INT8")
+    ap.add_argument("--tolerance", type=float, default=1e-4)
+    args = ap.parse_args()
+
+    torch.set_num_threads(2)
+    net, _ = load_checkpoint(args.checkpoint)
+    data = featfile.FeatureFile(args.features)
+    n_frames, n_bands = len(data.vad), data.header["n_bands"]
+    reference = torch_outputs(net, data)
+    print("check: %d sequences, %d frames" % (len(data.lengths), n_frames))
+
+    failed = False
+    c_float = c_outputs(args.forward_tool, args.model, args.features,
+                        n_frames, n_bands)
+    dg, dv = max_diff(c_float, reference)
+    print("check: float32 file vs PyTorch: max |diff| gains %.2e, vad %.2e"
+          % (dg, dv))
+    failed |= max(dg, dv) > args.tolerance
+    if args.int8:
+        c_int8 = c_outputs(args.forward_tool, args.int8, args.features,
+                           n_frames, n_bands)
+        twin = torch_outputs(int8_twin(net), data, torch.float64)
+        dg, dv = max_diff(c_int8, twin)
+        print("check: int8 file vs PyTorch with the same int8 weights: "
+              "max |diff| gains %.2e, vad %.2e" % (dg, dv))
+        failed |= max(dg, dv) > args.tolerance
+        dg, dv = max_diff(c_int8, reference)
+        mg = np.abs(c_int8[0] - reference[0]).mean()
+        print("check: int8 file vs float PyTorch (quantisation): max |diff| "
+              "gains %.2e (mean %.1e), vad %.2e" % (dg, mg, dv))
+    print("check: %s (tolerance %.0e)" % ("FAILED" if failed else "ok",
+                                          args.tolerance))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

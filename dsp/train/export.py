@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""Write a trained checkpoint as a model file (docs/model-format.md).
+
+    export.py CHECKPOINT.pt OUT.rnnm [--int8 OUT_INT8.rnnm]
+
+The float32 file holds the weights as trained (the feature normalisation
+folded into the first layer); the int8 file stores every weight matrix as
+int8 with one float32 scale per row, biases in float32. Prints the sizes.
+"""
+
+import argparse
+import struct
+import zlib
+
+import numpy as np
+
+from net import GRU, load_checkpoint
+
+MAGIC = b"RNDM"
+VERSION = 1
+HEADER_SIZE = 48
+RECORD_SIZE = 48
+F32, S8 = 0, 1
+
+
+def quantize_rows(w):
+    """Per-row symmetric int8: scale = max |w| / 127 (1 for a zero row),
+    q = round-half-even (w / scale) clamped to -127..127."""
+    w = np.asarray(w, dtype=np.float32)
+    amax = np.abs(w).max(axis=1)
+    scale = np.where(amax > 0, amax / np.float32(127), 1).astype(np.float32)
+    q = np.clip(np.rint(w / scale[:, None]), -127, 127).astype(np.int8)
+    return q, scale
+
+
+def dequantize(q, scale):
+    """The weights an int8 layer computes with, as float64."""
+    return q.astype(np.float64) * scale.astype(np.float64)[:, None]
+
+
+def layer_blobs(layer, weight_type):
+    """The weights, biases and scales blobs of one layer."""
+    biases = b"".join(v.astype("<f4").tobytes() for v in layer["biases"])
+    if weight_type == S8:
+        qs = [quantize_rows(m) for m in layer["weights"]]
+        weights = b"".join(q.tobytes() for q, _ in qs)
+        scales = b"".join(s.astype("<f4").tobytes() for _, s in qs)
+    else:
+        weights = b"".join(m.astype("<f4").tobytes()
+                           for m in layer["weights"])
+        scales = b""
+    return weights, biases, scales
+
+
+def model_bytes(frame, layers, gain_layer, vad_layer, weight_type):
+    """The whole model file as bytes, checksum included."""
+    n_bands = frame["n_bands"]
+    edges = struct.pack("<%dH" % (n_bands + 1), *frame["band_edges"])
+    edges += b"\0" * (-len(edges) % 4)
+    data_start = HEADER_SIZE + len(edges) + RECORD_SIZE * len(layers)
+    data, records = bytearray(), b""
+
+    def place(blob):
+        if not blob:
+            return 0, 0
+        offset = data_start + len(data)
+        data.extend(blob)
+        data.extend(b"\0" * (-len(data) % 4))
+        return offset, len(blob)
+
+    for layer in layers:
+        w = layer["weights"][0]
+        out_size = w.shape[0] // 3 if layer["kind"] == GRU else w.shape[0]
+        blobs = layer_blobs(layer, weight_type)
+        placed = [place(b) for b in blobs]
+        records += struct.pack("<12I", layer["kind"], layer["input"],
+                               w.shape[1], out_size, layer["activation"],
+                               weight_type, *placed[0], *placed[1],
+                               *placed[2])
+    size = data_start + len(data) + 4
+    head = MAGIC + struct.pack(
+        "<11I", VERSION, size, frame["sample_rate"], frame["hop"],
+        frame["window"], n_bands, frame["feature_layout_id"], len(layers),
+        gain_layer, vad_layer, 0)
+    body = head + edges + records + bytes(data)
+    assert len(body) + 4 == size
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def export(checkpoint, out, weight_type):
+    """Write one model file from a checkpoint; returns its size in bytes."""
+    net, ckpt = load_checkpoint(checkpoint)
+    layers, gain_layer, vad_layer = net.export_layers()
+    blob = model_bytes(ckpt["frame_config"], layers, gain_layer, vad_layer,
+                       weight_type)
+    with open(out, "wb") as f:
+        f.write(blob)
+    return len(blob)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("checkpoint")
+    ap.add_argument("out")
+    ap.add_argument("--int8", metavar="OUT_INT8")
+    args = ap.parse_args()
+    size = export(args.checkpoint, args.out, F32)
+    print("export: %s, float32, %d bytes" % (args.out, size))
+    if args.int8:
+        size = export(args.checkpoint, args.int8, S8)
+        print("export: %s, int8, %d bytes" % (args.int8, size))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""The denoising network in PyTorch, shaped as the model file can hold it.
+
+    features -> normalise -> dense (tanh) -> GRU -> GRU -+-> dense (sigmoid)
+                                                          |   band gains
+                                                          +-> dense (sigmoid)
+                                                              VAD
+
+The feature normalisation (training-set mean and standard deviation) is a
+fixed buffer; the exporter folds it into the first dense layer, so the
+model file sees raw features, as the element computes them.
+"""
+
+import torch
+from torch import nn
+
+# Model file codes (docs/model-format.md).
+DENSE, GRU = 1, 2
+LINEAR, TANH, SIGMOID = 0, 1, 2
+INPUT_FEATURES = 0
+
+
+class DenoiseNet(nn.Module):
+    """Dense -> GRU -> GRU with a gain head and a VAD head."""
+
+    def __init__(self, n_features, n_bands, dense=32, gru1=64, gru2=96):
+        super().__init__()
+        self.sizes = {"n_features": n_features, "n_bands": n_bands,
+                      "dense": dense, "gru1": gru1, "gru2": gru2}
+        self.register_buffer("feat_mean", torch.zeros(n_features))
+        self.register_buffer("feat_std", torch.ones(n_features))
+        self.inp = nn.Linear(n_features, dense)
+        self.gru1 = nn.GRU(dense, gru1, batch_first=True)
+        self.gru2 = nn.GRU(gru1, gru2, batch_first=True)
+        self.gain = nn.Linear(gru2, n_bands)
+        self.vad = nn.Linear(gru2, 1)
+
+    def set_normalisation(self, mean, std):
+        """Store the feature mean and standard deviation (floored)."""
+        self.feat_mean.copy_(torch.as_tensor(mean, dtype=torch.float32))
+        self.feat_std.copy_(torch.clamp(torch.as_tensor(
+            std, dtype=torch.float32), min=1e-3))
+
+    def forward(self, x, state=None):
+        """x: (batch, frames, n_features) raw features. Returns gains
+        (batch, frames, n_bands), vad (batch, frames) and the GRU states."""
+        h1, h2 = state if state is not None else (None, None)
+        y = torch.tanh(self.inp((x - self.feat_mean) / self.feat_std))
+        y, h1 = self.gru1(y, h1)
+        y, h2 = self.gru2(y, h2)
+        gains = torch.sigmoid(self.gain(y))
+        vad = torch.sigmoid(self.vad(y)).squeeze(-1)
+        return gains, vad, (h1, h2)
+
+    def n_params(self):
+        """Parameters as the model file stores them (no buffers)."""
+        return sum(p.numel() for p in self.parameters())
+
+    def export_layers(self):
+        """The layers in model file order, as dicts of float32 numpy arrays:
+        kind, input, activation, weights (list of matrices) and biases (list
+        of vectors); the normalisation is folded into layer 0. Returns the
+        layers, the gain layer index and the VAD layer index."""
+        def as_f64(t):
+            return t.detach().double().numpy()
+
+        w = as_f64(self.inp.weight) / as_f64(self.feat_std)[None, :]
+        b = as_f64(self.inp.bias) - w @ as_f64(self.feat_mean)
+        layers = [
+            {"kind": DENSE, "input": INPUT_FEATURES, "activation": TANH,
+             "weights": [w], "biases": [b]},
+        ]
+        for k, gru in enumerate((self.gru1, self.gru2)):
+            layers.append({
+                "kind": GRU, "input": k + 1, "activation": LINEAR,
+                "weights": [as_f64(gru.weight_ih_l0), as_f64(gru.weight_hh_l0)],
+                "biases": [as_f64(gru.bias_ih_l0), as_f64(gru.bias_hh_l0)]})
+        for head in (self.gain, self.vad):
+            layers.append({"kind": DENSE, "input": 3, "activation": SIGMOID,
+                           "weights": [as_f64(head.weight)],
+                           "biases": [as_f64(head.bias)]})
+        for layer in layers:
+            layer["weights"] = [m.astype("float32") for m in layer["weights"]]
+            layer["biases"] = [v.astype("float32") for v in layer["biases"]]
+        return layers, 3, 4
+
+
+def load_checkpoint(path):
+    """Rebuild a DenoiseNet from a checkpoint written by train.py; returns
+    the network (in eval mode) and the checkpoint dict."""
+    ckpt = torch.load(path, map_location="cpu")
+    net = DenoiseNet(**ckpt["sizes"])
+    net.load_state_dict(ckpt["state_dict"])
+    net.eval()
+    return net, ckpt

@@ -1,0 +1,243 @@
+"""Noise generators and recording effects for the training mixtures.
+
+Every generator takes (rng, n) and returns n samples at 48 kHz with unit
+RMS; babble also takes a function that returns speech. The effects
+(microphone colouring, reverberation) are drawn once per mixture as a plan
+and then applied to the speech and the noise alike.
+"""
+
+import numpy as np
+from scipy.signal import fftconvolve, sosfilt, butter
+
+RATE = 48000
+
+
+def _unit(x):
+    rms = np.sqrt(np.mean(x ** 2))
+    return x / rms if rms > 0 else x
+
+
+def _coloured(rng, n, exponent, floor_hz=20.0):
+    """Gaussian noise with a power spectrum falling as 1 / f^exponent."""
+    spec = np.fft.rfft(rng.standard_normal(n))
+    f = np.maximum(np.fft.rfftfreq(n, 1.0 / RATE), floor_hz)
+    spec *= f ** (-exponent / 2.0)
+    spec[0] = 0
+    return _unit(np.fft.irfft(spec, n))
+
+
+def _smooth_random(rng, n, rate_hz, lo, hi):
+    """A slowly varying curve between lo and hi (knots every 1/rate_hz s)."""
+    knots = max(int(n / RATE * rate_hz) + 2, 2)
+    values = rng.uniform(lo, hi, knots)
+    return np.interp(np.linspace(0, knots - 1, n), np.arange(knots), values)
+
+
+def white(rng, n):
+    """White Gaussian noise."""
+    return _unit(rng.standard_normal(n))
+
+
+def pink(rng, n):
+    """Pink (1/f) noise."""
+    return _coloured(rng, n, 1.0)
+
+
+def brown(rng, n):
+    """Brown (1/f^2) noise, high-passed at 20 Hz."""
+    return _coloured(rng, n, 2.0)
+
+
+def hum(rng, n):
+    """Mains hum: 50 or 60 Hz with many harmonics (odd ones stronger in
+    transformer buzz), a slow level wobble and a little hiss."""
+    f0 = (50.0 if rng.random() < 0.5 else 60.0) * rng.uniform(0.997, 1.003)
+    t = np.arange(n) / RATE
+    x = np.zeros(n)
+    decay, odd_boost = rng.uniform(0.6, 1.6), rng.uniform(1.0, 4.0)
+    for k in range(1, int(min(40, 4000 / f0)) + 1):
+        amp = k ** -decay * (odd_boost if k % 2 else 1.0)
+        amp *= rng.uniform(0.3, 1.0)
+        x += amp * np.sin(2 * np.pi * k * f0 * t + rng.uniform(0, 2 * np.pi))
+    x *= _smooth_random(rng, n, 0.5, 0.8, 1.2)
+    x = _unit(x) + 10 ** (-rng.uniform(25, 45) / 20) * white(rng, n)
+    return _unit(x)
+
+
+def _harmonics(rng, freq, n_harm, decay):
+    """Sum of harmonics of a (possibly time-varying) fundamental."""
+    phase = 2 * np.pi * np.cumsum(freq) / RATE
+    x = np.zeros(freq.size)
+    for k in range(1, n_harm + 1):
+        x += k ** -decay * rng.uniform(0.3, 1.0) * np.sin(
+            k * phase + rng.uniform(0, 2 * np.pi))
+    return x
+
+
+def fan(rng, n):
+    """Fan or air conditioner: low-passed noise with a blade-pass tone and
+    its harmonics, slightly amplitude-modulated."""
+    sos = butter(2, rng.uniform(300, 3000), "low", fs=RATE, output="sos")
+    x = _unit(sosfilt(sos, _coloured(rng, n, rng.uniform(0.0, 1.0))))
+    blade = np.full(n, rng.uniform(20, 150)) * _smooth_random(rng, n, 0.2,
+                                                               0.99, 1.01)
+    tone = _unit(_harmonics(rng, blade, int(rng.integers(2, 8)), 1.0))
+    x += 10 ** (-rng.uniform(0, 15) / 20) * tone
+    return _unit(x * _smooth_random(rng, n, rng.uniform(0.1, 0.5), 0.8, 1.2))
+
+
+def engine(rng, n):
+    """Engine: a firing frequency sweeping with the revs, its harmonics and
+    half-orders, pulsing at the firing rate, over low rumble."""
+    firing = _smooth_random(rng, n, rng.uniform(0.1, 0.4), 20, 120)
+    x = _harmonics(rng, firing, 24, rng.uniform(0.7, 1.5))
+    x += 0.5 * _harmonics(rng, firing / 2, 12, 1.2)
+    pulse = 1 + 0.5 * np.sin(2 * np.pi * np.cumsum(firing) / RATE)
+    sos = butter(2, rng.uniform(150, 800), "low", fs=RATE, output="sos")
+    rumble = _unit(sosfilt(sos, white(rng, n)))
+    return _unit(_unit(x) * pulse + 10 ** (-rng.uniform(0, 12) / 20)
+                 * rumble)
+
+
+def babble(rng, n, speech):
+    """Several talkers at once; speech(rng, n) returns one talker."""
+    x = np.zeros(n)
+    for _ in range(int(rng.integers(4, 9))):
+        x += 10 ** (rng.uniform(-6, 6) / 20) * _unit(speech(rng, n))
+    return _unit(x)
+
+
+def _bursts(rng, n, rate_hz, lo_ms, hi_ms, source):
+    """Place enveloped copies of source(length) at Poisson times."""
+    x = np.zeros(n)
+    t = 0
+    while True:
+        t += int(rng.exponential(1.0 / rate_hz) * RATE)
+        if t >= n:
+            return x
+        length = int(rng.uniform(lo_ms, hi_ms) * RATE / 1000)
+        seg = source(length)[:n - t]
+        x[t:t + seg.size] += seg
+
+
+def bursts(rng, n):
+    """Noise bursts of 50-800 ms with soft edges over a quiet floor."""
+    def burst(length):
+        env = np.hanning(length) ** rng.uniform(0.3, 2.0)
+        colour = rng.uniform(0.0, 2.0)
+        return env * _coloured(rng, length, colour) * rng.uniform(0.3, 1.0)
+    x = _bursts(rng, n, rng.uniform(0.3, 2.0), 50, 800, burst)
+    return _unit(x + 10 ** (-rng.uniform(20, 40) / 20) * pink(rng, n))
+
+
+def clicks(rng, n):
+    """Clicks and crackle: sparse impulses and 1-3 ms decaying snaps."""
+    def click(length):
+        env = np.exp(-np.arange(length) / (length / 4.0))
+        return env * rng.standard_normal(length) * rng.uniform(0.1, 1.0)
+    x = _bursts(rng, n, rng.uniform(1.0, 20.0), 0.05, 3.0, click)
+    return _unit(x + 10 ** (-rng.uniform(25, 45) / 20) * white(rng, n))
+
+
+def keyboard(rng, n):
+    """Typing: key-down and key-up transients (short resonant ticks) in
+    words of 3-8 keys, with pauses between words."""
+    x = np.zeros(n)
+    t = int(rng.uniform(0, 0.5) * RATE)
+    centres = rng.uniform(1000, 6000, 3)
+    resonances = [butter(2, [f / 1.3, f * 1.3], "band", fs=RATE,
+                         output="sos") for f in centres]
+    while t < n:
+        for _ in range(int(rng.integers(3, 9))):
+            for offset in (0, int(rng.uniform(0.05, 0.12) * RATE)):
+                length = int(rng.uniform(0.003, 0.015) * RATE)
+                env = np.exp(-np.arange(length) / (length / 5.0))
+                tick = sosfilt(resonances[rng.integers(3)],
+                               env * rng.standard_normal(length))
+                at = t + offset
+                seg = tick[:max(n - at, 0)] * rng.uniform(0.3, 1.0)
+                x[at:at + seg.size] += seg
+            t += int(rng.uniform(0.08, 0.25) * RATE)
+        t += int(rng.uniform(0.3, 1.5) * RATE)
+    return _unit(x + 10 ** (-rng.uniform(30, 45) / 20) * pink(rng, n))
+
+
+def amnoise(rng, n):
+    """Amplitude-modulated noise: coloured noise under a sine or square
+    envelope of 0.5-10 Hz."""
+    base = _coloured(rng, n, rng.uniform(0.0, 2.0))
+    t = np.arange(n) / RATE
+    wave = np.sin(2 * np.pi * rng.uniform(0.5, 10.0) * t
+                  + rng.uniform(0, 2 * np.pi))
+    if rng.random() < 0.4:
+        wave = np.sign(wave)
+    depth = rng.uniform(0.5, 1.0)
+    return _unit(base * (1 + depth * wave))
+
+
+GENERATORS = {"white": white, "pink": pink, "brown": brown, "hum": hum,
+              "fan": fan, "engine": engine, "babble": babble,
+              "bursts": bursts, "clicks": clicks, "keyboard": keyboard,
+              "amnoise": amnoise}
+
+
+def make_noise(kind, rng, n, speech=None):
+    """n samples of the given kind at unit RMS."""
+    if kind == "babble":
+        return babble(rng, n, speech)
+    return GENERATORS[kind](rng, n)
+
+
+# ---- recording effects ----------------------------------------------------
+
+def _peaking(f0, gain_db, q):
+    """RBJ peaking equaliser as one second-order section."""
+    a = 10 ** (gain_db / 40)
+    w = 2 * np.pi * f0 / RATE
+    alpha = np.sin(w) / (2 * q)
+    b = [1 + alpha * a, -2 * np.cos(w), 1 - alpha * a]
+    den = [1 + alpha / a, -2 * np.cos(w), 1 - alpha / a]
+    return np.array([b + den]) / den[0]
+
+
+def colour_plan(rng):
+    """A random microphone and channel colouring, as second-order sections:
+    high-pass, sometimes a low-pass, resonances and dips."""
+    sections = []
+    if rng.random() < 0.8:
+        sections.append(butter(2, rng.uniform(40, 250), "high", fs=RATE,
+                               output="sos"))
+    if rng.random() < 0.3:
+        sections.append(butter(2, rng.uniform(5000, 20000), "low", fs=RATE,
+                               output="sos"))
+    for _ in range(int(rng.integers(0, 3))):
+        sections.append(_peaking(rng.uniform(200, 12000), rng.uniform(-6, 6),
+                                 rng.uniform(0.5, 2.0)))
+    return np.concatenate(sections) if sections else None
+
+
+def reverb_plan(rng):
+    """A synthetic room impulse response (RT60 0.15-0.8 s): a direct path,
+    a few early reflections and an exponentially decaying diffuse tail."""
+    rt60 = rng.uniform(0.15, 0.8)
+    n = int(rt60 * 1.2 * RATE)
+    t = np.arange(n) / RATE
+    tail = rng.standard_normal(n) * np.exp(-6.9 * t / rt60)
+    sos = butter(1, rng.uniform(3000, 12000), "low", fs=RATE, output="sos")
+    tail = sosfilt(sos, tail)
+    onset = int(rng.uniform(0.002, 0.01) * RATE)
+    tail[:onset] = 0
+    rir = tail * 10 ** (-rng.uniform(0, 12) / 20) / np.sqrt(np.sum(tail ** 2))
+    rir[0] += 1.0
+    for _ in range(int(rng.integers(2, 6))):
+        at = int(rng.uniform(0.002, 0.03) * RATE)
+        rir[at] += rng.uniform(-0.6, 0.6)
+    return rir, rt60
+
+
+def apply_colour(sos, x):
+    return x if sos is None else sosfilt(sos, x)
+
+
+def apply_reverb(rir, x):
+    return x if rir is None else fftconvolve(x, rir)[:x.size]

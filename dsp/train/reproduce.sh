@@ -1,0 +1,108 @@
+#!/bin/sh
+# Reproduce the shipped model: synthesise -> features -> train -> export ->
+# check, deterministic from the seed.
+#
+#   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
+#
+# BUILD_DIR is a meson build dir (default: build; set up if missing). All
+# generated data goes to BUILD_DIR/train-data/ (audio, features, checkpoint,
+# model files); nothing is written into the source tree. --smoke makes a
+# few minutes of audio and trains for 2 epochs, to test the chain.
+#
+# Settings (environment): SEED (1), TRAIN_MINUTES (120), VAL_MINUTES (10),
+# TEST_SECONDS (10), EPOCHS (60), TRAIN_BUDGET (42, minutes of training wall
+# time), JOBS (2). Needs Debian's python3-torch, python3-scipy,
+# python3-numpy, espeak-ng, flite, festival, festvox-kallpc16k,
+# festvox-kdlpc16k and festvox-us-slt-hts.
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$(cd "$HERE/../.." && pwd)
+BUILD=build
+SMOKE=no
+for arg in "$@"; do
+  case "$arg" in
+    --smoke) SMOKE=yes ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    *) BUILD=$arg ;;
+  esac
+done
+case "$BUILD" in
+  /*) ;;
+  *) BUILD="$SRC/$BUILD" ;;
+esac
+
+SEED=${SEED:-1}
+JOBS=${JOBS:-2}
+if [ "$SMOKE" = yes ]; then
+  TRAIN_MINUTES=${TRAIN_MINUTES:-4}
+  VAL_MINUTES=${VAL_MINUTES:-1}
+  TEST_SECONDS=${TEST_SECONDS:-4}
+  EPOCHS=${EPOCHS:-2}
+  TRAIN_BUDGET=${TRAIN_BUDGET:-10}
+  DATA="$BUILD/train-data/smoke"
+else
+  TRAIN_MINUTES=${TRAIN_MINUTES:-120}
+  VAL_MINUTES=${VAL_MINUTES:-10}
+  TEST_SECONDS=${TEST_SECONDS:-10}
+  EPOCHS=${EPOCHS:-60}
+  TRAIN_BUDGET=${TRAIN_BUDGET:-42}
+  DATA="$BUILD/train-data"
+fi
+# Debian's interpreter, which has python3-torch (not whatever is first on
+# PATH).
+PY=/usr/bin/python3
+FEATURES="$BUILD/dsp/train/rnndenoise-features"
+FORWARD="$BUILD/dsp/train/rnndenoise-forward"
+MODEL_TOOL="$BUILD/dsp/rnndenoise-model"
+
+step() {
+  echo
+  echo "== $* ($(date +%H:%M:%S))"
+}
+
+step "build the tools in $BUILD"
+if [ ! -f "$BUILD/build.ninja" ]; then
+  meson setup "$BUILD" "$SRC"
+fi
+ninja -C "$BUILD" dsp/train/rnndenoise-features dsp/train/rnndenoise-forward \
+    dsp/rnndenoise-model
+
+AUDIO="$DATA/audio"
+STAMP="seed=$SEED train=$TRAIN_MINUTES val=$VAL_MINUTES test=$TEST_SECONDS"
+STAMP="$STAMP split=$(cksum < "$HERE/split.txt" | cut -d' ' -f1)"
+STAMP="$STAMP code=$(cat "$HERE/synth.py" "$HERE/tts.py" "$HERE/noises.py" \
+    | cksum | cut -d' ' -f1)"
+step "synthesise mixtures into $AUDIO ($STAMP)"
+if [ -f "$AUDIO/stamp" ] && [ "$(cat "$AUDIO/stamp")" = "$STAMP" ]; then
+  echo "up to date, kept"
+else
+  rm -rf "$AUDIO"
+  mkdir -p "$AUDIO"
+  $PY "$HERE/synth.py" "$AUDIO" --seed "$SEED" \
+      --train-minutes "$TRAIN_MINUTES" --val-minutes "$VAL_MINUTES" \
+      --test-seconds "$TEST_SECONDS" --jobs "$JOBS"
+  echo "$STAMP" > "$AUDIO/stamp"
+fi
+
+step "features and targets (the element's C feature code)"
+for set in train val test; do
+  "$FEATURES" --list "$AUDIO/$set/list.txt" "$DATA/$set.rndf"
+done
+
+step "train (at most $EPOCHS epochs, $TRAIN_BUDGET min)"
+$PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" "$DATA/model.pt" \
+    --seed "$SEED" --epochs "$EPOCHS" --minutes "$TRAIN_BUDGET"
+
+step "export float32 and int8 model files"
+$PY "$HERE/export.py" "$DATA/model.pt" "$DATA/rnndenoise-48k.rnnm" \
+    --int8 "$DATA/rnndenoise-48k-int8.rnnm"
+"$MODEL_TOOL" info "$DATA/rnndenoise-48k.rnnm"
+
+step "check the C inference against PyTorch on the held-out test features"
+$PY "$HERE/check_export.py" "$DATA/model.pt" "$DATA/test.rndf" "$FORWARD" \
+    "$DATA/rnndenoise-48k.rnnm" --int8 "$DATA/rnndenoise-48k-int8.rnnm"
+
+step "done"
+echo "model: $DATA/rnndenoise-48k.rnnm (int8: $DATA/rnndenoise-48k-int8.rnnm)"
+echo "to ship it: cp $DATA/rnndenoise-48k.rnnm $SRC/dsp/models/"

@@ -1,0 +1,346 @@
+#!/usr/bin/python3
+"""Synthesise the training, validation and test mixtures.
+
+    synth.py OUT [--seed N] [--train-minutes M] [--val-minutes M]
+                 [--test-seconds S] [--jobs J]
+
+Writes, all deterministic from the seed:
+
+  OUT/train/, OUT/val/   NNNN_clean.wav and NNNN_noise.wav pairs (mono
+                         48 kHz float32), list.txt ("clean noise" per line,
+                         for rnndenoise-features --list) and manifest.tsv
+  OUT/test/snrS/         for each SNR of split.txt: one mixture per noise
+                         kind, as clean, noise and noisy WAVs, with list.txt
+                         and manifest.tsv; OUT/test/list.txt lists them all
+
+Train and validation use the voices and noise kinds that split.txt does not
+hold out (from separate utterance pools); the test mixtures use only the
+held-out voices and every noise kind. Each training mixture is a speech
+track (utterances with gaps, so some stretches hold noise only) over one or
+two noise kinds, sometimes with the noise faded out for a few seconds
+(speech only), at an SNR of -5..20 dB, a random level, a random microphone
+colouring and sometimes reverberation.
+"""
+
+import argparse
+import multiprocessing
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from scipy.io import wavfile
+
+import noises
+import tts
+
+RATE = 48000
+FRAME = 480
+HERE = os.path.dirname(os.path.abspath(__file__))
+SPLIT_FILE = os.path.join(HERE, "split.txt")
+SNR_RANGE = (-5.0, 20.0)
+LEVEL_RANGE_DB = (-42.0, -12.0)  # active speech level, dBFS RMS
+TEST_SECONDS = 10.0
+MIXTURE_SECONDS = 30.0
+
+# Stream tags that keep the random streams of the sets apart.
+TAG_POOL, TAG_MIX = 1, 2
+SETS = {"train": 1, "val": 2, "test": 3}
+
+# Utterance pools, filled before the mixture workers fork.
+POOLS = {}
+
+
+# ---- split ----------------------------------------------------------------
+
+def read_split(path=SPLIT_FILE):
+    """The held-out voices, noise kinds and test SNRs of split.txt."""
+    split = {}
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                key, values = line.split(":", 1)
+                split[key.strip()] = values.split()
+    voices, kinds = tts.all_voices(), list(noises.GENERATORS)
+    for v in split["heldout-voices"]:
+        if v not in voices:
+            raise ValueError("split.txt: unknown voice %s" % v)
+    for k in split["heldout-noises"]:
+        if k not in kinds:
+            raise ValueError("split.txt: unknown noise kind %s" % k)
+    return {"test_voices": split["heldout-voices"],
+            "train_voices": [v for v in voices
+                             if v not in split["heldout-voices"]],
+            "test_noises": split["heldout-noises"],
+            "train_noises": [k for k in kinds
+                             if k not in split["heldout-noises"]],
+            "all_noises": kinds,
+            "snrs": [float(s) for s in split["test-snrs"]]}
+
+
+# ---- speech ---------------------------------------------------------------
+
+def _synth_one(job):
+    spec, seed = job
+    return spec["voice"], tts.synthesize(spec, seed)
+
+
+def build_pool(seed, tag, voices, minutes, jobs):
+    """Synthesise about `minutes` of utterances from `voices`; returns a
+    dict voice -> list of 48 kHz arrays."""
+    rng = np.random.default_rng([seed, TAG_POOL, tag])
+    weights = tts.engine_weights(voices)
+    count = max(int(minutes * 60 / 3.0), len(voices))
+    specs = []
+    for i in range(count):
+        voice = voices[i] if i < len(voices) else voices[
+            rng.choice(len(voices), p=weights)]
+        specs.append((tts.utterance_spec(rng, voice),
+                      [seed, TAG_POOL, tag, i]))
+    pool = {v: [] for v in voices}
+    seconds = 0.0
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        for voice, x in ex.map(_synth_one, specs):
+            if x.size:
+                pool[voice].append(x.astype(np.float32))
+                seconds += x.size / RATE
+    print("  pool: %d utterances, %.1f min, %d voices"
+          % (sum(len(u) for u in pool.values()), seconds / 60,
+             sum(1 for u in pool.values() if u)), flush=True)
+    return {v: u for v, u in pool.items() if u}
+
+
+def _utterance(rng, pool, voice=None):
+    if voice is None:
+        voices = sorted(pool)
+        voice = voices[rng.integers(len(voices))]
+    items = pool[voice]
+    return voice, items[rng.integers(len(items))].astype(np.float64)
+
+
+def _gap(rng):
+    """Seconds of silence after an utterance: mostly short, sometimes long
+    enough to leave a stretch of noise only."""
+    u = rng.random()
+    if u < 0.6:
+        return rng.uniform(0.1, 0.8)
+    if u < 0.9:
+        return rng.uniform(0.8, 2.5)
+    return rng.uniform(3.0, 7.0)
+
+
+def speech_track(rng, pool, n, voice=None, gaps=True):
+    """n samples of utterances with gaps; one voice, or random voices if
+    voice is None. Returns the track and the voices used."""
+    x = np.zeros(n)
+    used = set()
+    pos = int(rng.uniform(0.0, 2.0) * RATE) if gaps else 0
+    while pos < n:
+        v, u = _utterance(rng, pool, voice)
+        used.add(v)
+        u = u[:n - pos] * 10 ** (rng.uniform(-3, 3) / 20)
+        x[pos:pos + u.size] += u
+        pos += u.size + int((_gap(rng) if gaps else rng.uniform(0.05, 0.4))
+                            * RATE)
+    return x, sorted(used)
+
+
+def active_rms(x, rel_db=-40.0):
+    """RMS over the 10 ms frames within rel_db of the loudest frame."""
+    n = x.size // FRAME * FRAME
+    e = np.mean(x[:n].reshape(-1, FRAME) ** 2, axis=1)
+    if n == 0 or e.max() <= 0:
+        return 0.0
+    return float(np.sqrt(e[e >= e.max() * 10 ** (rel_db / 10)].mean()))
+
+
+# ---- mixtures -------------------------------------------------------------
+
+def _fade_out_segments(rng, n):
+    """A gain curve that mutes the noise for 1-2 stretches of 1.5-5 s."""
+    g = np.ones(n)
+    ramp = int(0.03 * RATE)
+    for _ in range(int(rng.integers(1, 3))):
+        length = int(rng.uniform(1.5, 5.0) * RATE)
+        start = int(rng.uniform(0, max(n - length, 1)))
+        end = min(start + length, n)
+        g[start:end] = 0
+        g[max(start - ramp, 0):start] *= np.linspace(1, 0, start - max(
+            start - ramp, 0))
+        g[end:end + ramp] *= np.linspace(0, 1, ramp)[:max(min(ramp, n - end),
+                                                          0)]
+    return g
+
+
+def make_mixture(rng, pool, n, kinds, snr, fade=True, secondary=True,
+                 voice=None):
+    """Draw one mixture; returns clean, noise (float32) and a description.
+
+    The speech is one voice of the pool (70 %, or `voice` if given) or a
+    random voice per utterance; babble talkers come from the whole pool.
+    """
+    voices = sorted(pool)
+    if voice is None and rng.random() < 0.7:
+        voice = voices[rng.choice(len(voices),
+                                  p=tts.engine_weights(voices))]
+    speech, used = speech_track(rng, pool, n, voice)
+
+    kind = kinds[rng.integers(len(kinds))]
+    talker = (lambda r, m: speech_track(r, pool, m, gaps=False)[0])
+    noise = noises.make_noise(kind, rng, n, talker)
+    names = [kind]
+    if secondary and rng.random() < 0.3:
+        other = kinds[rng.integers(len(kinds))]
+        noise += 10 ** (-rng.uniform(3, 12) / 20) * noises.make_noise(
+            other, rng, n, talker)
+        names.append(other)
+    faded = fade and rng.random() < 0.35
+    if faded:
+        noise *= _fade_out_segments(rng, n)
+
+    sos = noises.colour_plan(rng)
+    rir, rt60 = noises.reverb_plan(rng) if rng.random() < 0.3 else (None, 0)
+    speech = noises.apply_reverb(rir, noises.apply_colour(sos, speech))
+    noise = noises.apply_colour(sos, noise)
+
+    level = rng.uniform(*LEVEL_RANGE_DB)
+    s_rms, n_rms = active_rms(speech), active_rms(noise)
+    speech *= 10 ** (level / 20) / s_rms
+    noise *= 10 ** ((level - snr) / 20) / n_rms if n_rms > 0 else 0.0
+    peak = np.abs(speech + noise).max()
+    if peak > 0.99:
+        speech *= 0.99 / peak
+        noise *= 0.99 / peak
+        level += 20 * np.log10(0.99 / peak)
+    info = {"snr": "%.1f" % snr, "noise": "+".join(names),
+            "voices": ",".join(used), "level_dbfs": "%.1f" % level,
+            "colour": "yes" if sos is not None else "no",
+            "rt60": "%.2f" % rt60, "noise_fade": "yes" if faded else "no"}
+    return speech.astype(np.float32), noise.astype(np.float32), info
+
+
+# ---- writing --------------------------------------------------------------
+
+def _train_job(job):
+    """Worker: one training or validation mixture."""
+    seed, name, index, outdir, kinds = job
+    rng = np.random.default_rng([seed, TAG_MIX, SETS[name], index])
+    snr = rng.uniform(*SNR_RANGE)
+    clean, noise, info = make_mixture(rng, POOLS[name],
+                                      int(MIXTURE_SECONDS * RATE), kinds, snr)
+    stem = "%04d" % index
+    wavfile.write(os.path.join(outdir, stem + "_clean.wav"), RATE, clean)
+    wavfile.write(os.path.join(outdir, stem + "_noise.wav"), RATE, noise)
+    return stem, info
+
+
+def _test_job(job):
+    """Worker: one test mixture at a given SNR and noise kind."""
+    seed, index, outdir, snr, kind, voice, seconds = job
+    rng = np.random.default_rng([seed, TAG_MIX, SETS["test"], index])
+    clean, noise, info = make_mixture(rng, POOLS["test"], int(seconds * RATE),
+                                      [kind], snr, fade=False,
+                                      secondary=False, voice=voice)
+    stem = "%03d_%s" % (index, kind)
+    for part, x in (("clean", clean), ("noise", noise),
+                    ("noisy", clean + noise)):
+        wavfile.write(os.path.join(outdir, "%s_%s.wav" % (stem, part)), RATE,
+                      x.astype(np.float32))
+    return stem, info
+
+
+def _write_lists(outdir, rows, columns):
+    with open(os.path.join(outdir, "list.txt"), "w") as f:
+        for stem, _ in rows:
+            f.write("%s_clean.wav %s_noise.wav\n" % (stem, stem))
+    with open(os.path.join(outdir, "manifest.tsv"), "w") as f:
+        f.write("\t".join(["name"] + columns) + "\n")
+        for stem, info in rows:
+            f.write("\t".join([stem] + [info[c] for c in columns]) + "\n")
+
+
+COLUMNS = ["snr", "noise", "voices", "level_dbfs", "colour", "rt60",
+           "noise_fade"]
+
+
+def write_train_set(seed, name, outdir, minutes, kinds, jobs):
+    """The training or validation mixtures."""
+    os.makedirs(outdir, exist_ok=True)
+    count = max(int(round(minutes * 60 / MIXTURE_SECONDS)), 1)
+    work = [(seed, name, i, outdir, kinds) for i in range(count)]
+    with multiprocessing.get_context("fork").Pool(jobs) as p:
+        rows = p.map(_train_job, work, chunksize=1)
+    _write_lists(outdir, rows, COLUMNS)
+    print("  %s: %d mixtures, %.1f min" % (name, count,
+                                            count * MIXTURE_SECONDS / 60),
+          flush=True)
+
+
+def write_test_set(seed, outdir, split, seconds, jobs):
+    """One mixture per (SNR, noise kind), held-out voices only."""
+    work = []
+    for snr in split["snrs"]:
+        sub = os.path.join(outdir, "snr%d" % snr)
+        os.makedirs(sub, exist_ok=True)
+        for kind in split["all_noises"]:
+            index = len(work)
+            voice = split["test_voices"][index % len(split["test_voices"])]
+            work.append((seed, index, sub, snr, kind, voice, seconds))
+    with multiprocessing.get_context("fork").Pool(jobs) as p:
+        rows = p.map(_test_job, work, chunksize=1)
+    columns = ["heldout_noise"] + COLUMNS
+    top = []
+    for snr in split["snrs"]:
+        sub = "snr%d" % snr
+        mine = [(stem, dict(info, heldout_noise="yes" if job[4] in
+                            split["test_noises"] else "no"))
+                for (stem, info), job in zip(rows, work) if job[3] == snr]
+        _write_lists(os.path.join(outdir, sub), mine, columns)
+        top += [(os.path.join(sub, stem), info) for stem, info in mine]
+    _write_lists(outdir, top, columns)
+    print("  test: %d mixtures of %.0f s at SNR %s dB" % (
+        len(rows), seconds, " ".join("%g" % s for s in split["snrs"])),
+        flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--train-minutes", type=float, default=90.0)
+    ap.add_argument("--val-minutes", type=float, default=8.0)
+    ap.add_argument("--test-seconds", type=float, default=TEST_SECONDS)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+
+    split = read_split()
+    start = time.time()
+    print("synth: seed %d, %d training voices, held out: %s; noises %s, "
+          "held out: %s" % (args.seed, len(split["train_voices"]),
+                            " ".join(split["test_voices"]),
+                            " ".join(split["train_noises"]),
+                            " ".join(split["test_noises"])), flush=True)
+    print("synth: speech pools", flush=True)
+    POOLS["train"] = build_pool(args.seed, SETS["train"],
+                                split["train_voices"],
+                                0.5 * args.train_minutes, args.jobs)
+    POOLS["val"] = build_pool(args.seed, SETS["val"], split["train_voices"],
+                              0.7 * args.val_minutes, args.jobs)
+    POOLS["test"] = build_pool(args.seed, SETS["test"], split["test_voices"],
+                               max(3.0, 0.25 * len(split["snrs"])
+                                   * len(split["all_noises"])
+                                   * args.test_seconds / 60), args.jobs)
+    print("synth: mixtures", flush=True)
+    write_train_set(args.seed, "train", os.path.join(args.out, "train"),
+                    args.train_minutes, split["train_noises"], args.jobs)
+    write_train_set(args.seed, "val", os.path.join(args.out, "val"),
+                    args.val_minutes, split["train_noises"], args.jobs)
+    write_test_set(args.seed, os.path.join(args.out, "test"), split,
+                   args.test_seconds, args.jobs)
+    print("synth: done in %.0f s" % (time.time() - start), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+"""Train the denoising network on features files from rnndenoise-features.
+
+    train.py TRAIN.rndf VAL.rndf OUT.pt [--epochs N] [--minutes M]
+             [--seed S] [--chunk-frames F] [--batch B]
+
+Training runs on random chunks of F frames (3 s by default) cut from the
+training sequences, each from the zero state; validation runs on the whole
+validation sequences, as a stream would. The checkpoint with the lowest
+validation loss is kept in OUT.pt, with the sizes, the feature
+normalisation, the frame layout and the per-epoch log. Training stops after
+N epochs or before an epoch would end past M minutes of wall time.
+
+The loss weighs speech distortion and residual noise (RNNoise-style): on
+bands with a target (gain >= 0), with d = sqrt(g) - sqrt(g_target),
+d^2 + 10 d^4 for the gain error, plus RESIDUAL_WEIGHT * max(d, 0)^2 for
+gains above the target (noise let through), plus VAD_WEIGHT times the
+binary cross-entropy of the VAD on frames whose VAD target is 0 or 1.
+"""
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+import torch
+
+import featfile
+from net import DenoiseNet
+
+RESIDUAL_WEIGHT = 0.5
+QUARTIC_WEIGHT = 10.0
+VAD_WEIGHT = 0.1
+
+
+def loss_terms(gains, vad, target_gains, target_vad):
+    """The gain loss and the VAD loss, each averaged over what it counts."""
+    mask = (target_gains >= 0).float()
+    d = torch.sqrt(gains + 1e-8) - torch.sqrt(torch.clamp(target_gains, 0))
+    per_band = d ** 2 + QUARTIC_WEIGHT * d ** 4 \
+        + RESIDUAL_WEIGHT * torch.relu(d) ** 2
+    gain_loss = (mask * per_band).sum() / mask.sum().clamp(min=1)
+    vmask = (target_vad != 0.5).float()
+    bce = torch.nn.functional.binary_cross_entropy(
+        vad.clamp(1e-6, 1 - 1e-6), target_vad, reduction="none")
+    vad_loss = (vmask * bce).sum() / vmask.sum().clamp(min=1)
+    return gain_loss, vad_loss
+
+
+def total_loss(gain_loss, vad_loss):
+    return gain_loss + VAD_WEIGHT * vad_loss
+
+
+def chunk_starts(data, chunk, rng):
+    """Start rows of non-overlapping chunks covering each sequence, from a
+    random offset per sequence."""
+    starts = []
+    for start, length in data.sequences():
+        if length < chunk:
+            continue
+        offset = int(rng.integers(0, length % chunk + 1))
+        starts += [start + offset + k * chunk
+                   for k in range((length - offset) // chunk)]
+    return np.array(starts)
+
+
+def gather(data, starts, chunk):
+    """Batch tensors (features, gains, vad) for chunks at the given rows."""
+    idx = starts[:, None] + np.arange(chunk)[None, :]
+    return (torch.from_numpy(data.features[idx]),
+            torch.from_numpy(data.gains[idx]),
+            torch.from_numpy(data.vad[idx]))
+
+
+def train_epoch(net, opt, data, chunk, batch, rng):
+    """One pass over random chunks; returns the mean loss terms."""
+    net.train()
+    starts = chunk_starts(data, chunk, rng)
+    rng.shuffle(starts)
+    sums = np.zeros(3)
+    for i in range(0, len(starts) - batch + 1, batch):
+        x, tg, tv = gather(data, starts[i:i + batch], chunk)
+        gains, vad, _ = net(x)
+        g_loss, v_loss = loss_terms(gains, vad, tg, tv)
+        loss = total_loss(g_loss, v_loss)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+        sums += [loss.item(), g_loss.item(), v_loss.item()]
+    return sums / max(len(starts) // batch, 1)
+
+
+@torch.no_grad()
+def evaluate(net, data, max_batch=16):
+    """Loss terms over whole sequences (grouped by length), each from the
+    zero state; averaged over sequences."""
+    net.eval()
+    seqs = sorted(data.sequences(), key=lambda s: s[1])
+    sums, count = np.zeros(3), 0
+    i = 0
+    while i < len(seqs):
+        length = seqs[i][1]
+        group = [s for s, n in seqs[i:i + max_batch] if n == length]
+        i += len(group)
+        x, tg, tv = gather(data, np.array(group), length)
+        gains, vad, _ = net(x)
+        g_loss, v_loss = loss_terms(gains, vad, tg, tv)
+        sums += len(group) * np.array(
+            [total_loss(g_loss, v_loss).item(), g_loss.item(), v_loss.item()])
+        count += len(group)
+    return sums / max(count, 1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("train")
+    ap.add_argument("val")
+    ap.add_argument("out")
+    ap.add_argument("--epochs", type=int, default=60)
+    ap.add_argument("--minutes", type=float, default=40.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--chunk-frames", type=int, default=300)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    args = ap.parse_args()
+
+    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    train_data = featfile.FeatureFile(args.train)
+    val_data = featfile.FeatureFile(args.val)
+    cfg = train_data.frame_config()
+    if val_data.frame_config() != cfg:
+        sys.exit("train.py: training and validation layouts differ")
+
+    net = DenoiseNet(cfg["n_features"], cfg["n_bands"])
+    net.set_normalisation(train_data.features.mean(0),
+                          train_data.features.std(0))
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(
+        opt, T_max=args.epochs, eta_min=args.lr / 20)
+    print("train: %d frames (%.1f min) in %d sequences, validation %d "
+          "frames; %d parameters; up to %d epochs or %.0f min"
+          % (len(train_data.vad), len(train_data.vad) / 6000.0,
+             len(train_data.lengths), len(val_data.vad), net.n_params(),
+             args.epochs, args.minutes), flush=True)
+
+    start = time.time()
+    log, best = [], None
+    for epoch in range(1, args.epochs + 1):
+        t0 = time.time()
+        tr = train_epoch(net, opt, train_data, args.chunk_frames, args.batch,
+                         rng)
+        va = evaluate(net, val_data)
+        sched.step()
+        elapsed = time.time() - start
+        log.append({"epoch": epoch, "train": tr.tolist(), "val": va.tolist(),
+                    "seconds": elapsed})
+        print("epoch %3d  train %.4f (gain %.4f vad %.4f)  val %.4f (gain "
+              "%.4f vad %.4f)  %.0f s" % ((epoch,) + tuple(tr) + tuple(va)
+                                          + (time.time() - t0,)), flush=True)
+        if best is None or va[0] < best["val"][0]:
+            best = log[-1]
+            torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
+                        "frame_config": cfg, "epoch": epoch, "log": log,
+                        "args": vars(args)}, args.out)
+        per_epoch = elapsed / epoch
+        if elapsed + per_epoch > args.minutes * 60:
+            print("train: stopping, the next epoch would pass %.0f min"
+                  % args.minutes)
+            break
+
+    # Keep the whole log in the saved (best) checkpoint.
+    ckpt = torch.load(args.out)
+    ckpt["log"] = log
+    ckpt["train_seconds"] = time.time() - start
+    ckpt["data"] = {"train_frames": int(len(train_data.vad)),
+                    "train_sequences": int(len(train_data.lengths)),
+                    "val_frames": int(len(val_data.vad)),
+                    "val_sequences": int(len(val_data.lengths))}
+    torch.save(ckpt, args.out)
+    print("train: best epoch %d, val loss %.4f (train %.4f), %.1f min; %s"
+          % (best["epoch"], best["val"][0], best["train"][0],
+             ckpt["train_seconds"] / 60, json.dumps(ckpt["data"])))
+
+
+if __name__ == "__main__":
+    main()
