@@ -187,12 +187,13 @@ struct _GstRnnDenoisePad
   /* STREAM_LOCK: per-pad streaming data. */
   GstAudioInfo info;
   gboolean have_info;
-  gfloat *work;             /* owned; conversion buffer, grows only */
-  gsize work_len;           /* floats */
-  gfloat *tail;             /* owned; latency x channels */
-  guint held;               /* samples inside the processor */
-  GstClockTime last_in_end; /* time just after the last input sample */
-  guint64 invocation;       /* buffers processed since the last reset */
+  gfloat *work;         /* owned; conversion buffer, grows only */
+  gsize work_len;       /* floats */
+  gfloat *tail;         /* owned; latency x channels */
+  guint held;           /* samples inside the processor */
+  GstClockTime ts_base; /* time of input sample 0 since the reset */
+  guint64 in_samples;   /* input samples since the reset */
+  guint64 invocation;   /* buffers processed since the last reset */
   GstSegment segment;
   gboolean state_needs_events;   /* push stream-start/caps/segment first */
   RnnStateDescriptor state_desc; /* the state pad's format */
@@ -324,7 +325,7 @@ gst_rnn_denoise_pad_init (GstRnnDenoisePad *pad)
   g_mutex_init (&pad->lock);
   pad->attenuation_limit = DEFAULT_PAD_OVERRIDE;
   pad->vad_threshold = DEFAULT_PAD_OVERRIDE;
-  pad->last_in_end = GST_CLOCK_TIME_NONE;
+  pad->ts_base = GST_CLOCK_TIME_NONE;
   gst_segment_init (&pad->segment, GST_FORMAT_TIME);
 }
 
@@ -402,7 +403,8 @@ gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad)
   pad->have_info = FALSE;
   pad->held = 0;
   pad->invocation = 0;
-  pad->last_in_end = GST_CLOCK_TIME_NONE;
+  pad->ts_base = GST_CLOCK_TIME_NONE;
+  pad->in_samples = 0;
   pad->state_negotiated = FALSE;
 }
 
@@ -426,7 +428,8 @@ gst_rnn_denoise_pad_reset_stream (GstRnnDenoisePad *pad)
   g_mutex_unlock (&pad->lock);
   pad->held = 0;
   pad->invocation = 0;
-  pad->last_in_end = GST_CLOCK_TIME_NONE;
+  pad->ts_base = GST_CLOCK_TIME_NONE;
+  pad->in_samples = 0;
   stats_reset (&pad->stats);
   GST_DEBUG_OBJECT (pad, "state reset");
 }
@@ -589,20 +592,22 @@ negotiate_state_pad (GstRnnDenoise *self, GstRnnDenoisePad *pad,
     GstPad *statepad)
 {
   const RnnStateDescriptor *slot_desc;
-  GstCaps *peer, *caps;
+  GstCaps *ours, *peer, *caps;
   GstStructure *config;
   const gchar *format;
   gchar *stream_id;
 
   slot_desc
       = rnn_state_slot_get_descriptor (dsp_processor_get_slot (pad->processor));
-  peer = gst_pad_peer_query_caps (statepad, NULL);
+  ours = gst_static_pad_template_get_caps (&state_template);
+  peer = gst_pad_peer_query_caps (statepad, ours);
+  gst_caps_unref (ours);
   if (peer == NULL || gst_caps_is_empty (peer)) {
     if (peer != NULL)
       gst_caps_unref (peer);
     return FALSE;
   }
-  peer = gst_caps_truncate (gst_caps_make_writable (peer));
+  peer = gst_caps_fixate (peer);
   format
       = gst_structure_get_string (gst_caps_get_structure (peer, 0), "format");
   pad->state_desc = *slot_desc;
@@ -692,16 +697,20 @@ samples_to_time (GstRnnDenoisePad *pad, guint64 samples)
   return gst_util_uint64_scale_int (samples, GST_SECOND, pad->info.rate);
 }
 
-/* Timestamp of the sample @back samples before @end, clipped at 0. */
+/* Timestamp of input sample @index counted from the last reset (negative
+ * for samples of an imported stream that came before it), clipped at 0.
+ * Output sample i carries the timestamp of input sample i. */
 static GstClockTime
-time_before (GstRnnDenoisePad *pad, GstClockTime end, guint64 back)
+sample_time (GstRnnDenoisePad *pad, gint64 index)
 {
   GstClockTime d;
 
-  if (!GST_CLOCK_TIME_IS_VALID (end))
+  if (!GST_CLOCK_TIME_IS_VALID (pad->ts_base))
     return GST_CLOCK_TIME_NONE;
-  d = samples_to_time (pad, back);
-  return end > d ? end - d : 0;
+  if (index >= 0)
+    return pad->ts_base + samples_to_time (pad, (guint64) index);
+  d = samples_to_time (pad, (guint64) (-index));
+  return pad->ts_base > d ? pad->ts_base - d : 0;
 }
 
 static gdouble
@@ -852,7 +861,7 @@ drain (GstRnnDenoisePad *pad)
   GST_DEBUG_OBJECT (pad, "drained %u samples", n);
   pad->held = 0;
   return push_samples (pad, pad->tail, n,
-      time_before (pad, pad->last_in_end, n));
+      sample_time (pad, (gint64) pad->in_samples - n));
 }
 
 /* Converts the input buffer to F32 in the pad's work buffer, or maps it in
@@ -984,6 +993,8 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
     return GST_FLOW_OK;
   }
   in_pts = GST_BUFFER_PTS (buf);
+  if (!GST_CLOCK_TIME_IS_VALID (pad->ts_base) && pad->in_samples == 0)
+    pad->ts_base = in_pts;
   gst_buffer_map (buf, &map, GST_MAP_READ);
   samples = input_samples (pad, &map, n);
   gst_buffer_unmap (buf, &map);
@@ -1000,11 +1011,9 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
       state_buf != NULL ? state_map.size : 0, &report);
   pad->held = report.held;
   pad->invocation++;
-  pad->last_in_end = GST_CLOCK_TIME_IS_VALID (in_pts)
-      ? in_pts + samples_to_time (pad, n)
-      : GST_CLOCK_TIME_NONE;
+  pad->in_samples += n;
   out_pts
-      = time_before (pad, pad->last_in_end, (guint64) report.held + produced);
+      = sample_time (pad, (gint64) pad->in_samples - report.held - produced);
   warn_about_report (self, pad, &report);
   clear_applied_import (pad);
   if (settings.post_messages)
@@ -1210,7 +1219,7 @@ gst_rnn_denoise_sink_query (GstPad *sinkpad, GstObject *parent, GstQuery *query)
       ok = gst_caps_is_subset (caps, ours);
       gst_caps_unref (ours);
       if (!ok)
-        GST_WARNING_OBJECT (pad, "refusing %" GST_PTR_FORMAT, caps);
+        warn_unsupported_caps_once (self, pad, caps);
       gst_query_set_accept_caps_result (query, ok);
       return TRUE;
     }

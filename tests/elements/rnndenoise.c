@@ -1,0 +1,1302 @@
+/* rnndenoise — element tests (gst-check + GstHarness)
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Reference outputs come from the dsp library run directly on the same
+ * model file the plugin embeds (RNNDENOISE_MODEL), so "bit-identical" here
+ * means: the element adds nothing to and loses nothing from the processor.
+ * Run one test with GST_CHECKS=test_name.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+
+#include "dsp/dsp_model.h"
+#include "dsp/dsp_processor.h"
+#include "state/rnn_state_quant.h"
+#include "state/rnn_state_snapshot.h"
+
+#define RATE 48000
+#define HOP 480
+#define LATENCY (2 * HOP)
+#define F32_CAPS(ch) \
+  "audio/x-raw,format=F32LE,layout=interleaved,rate=48000,channels=" #ch
+#define S16_CAPS(ch) \
+  "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=" #ch
+
+/* ---------------------------------------------------------------------
+ * Helpers
+ * --------------------------------------------------------------------- */
+
+static DspModel *
+load_model (void)
+{
+  const gchar *path = g_getenv ("RNNDENOISE_MODEL");
+  GError *error = NULL;
+  DspModel *model;
+
+  fail_unless (path != NULL, "RNNDENOISE_MODEL is not set");
+  model = dsp_model_new_from_file (path, &error);
+  fail_unless (model != NULL, "%s", error ? error->message : "");
+  return model;
+}
+
+/* Noisy, speech-like test signal, different per channel and seed. */
+static gfloat *
+make_signal (guint n, guint channels, guint32 seed)
+{
+  gfloat *x = g_new (gfloat, (gsize) n * channels);
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint i, c;
+
+  for (i = 0; i < n; i++)
+    for (c = 0; c < channels; c++) {
+      gdouble t = (gdouble) i / RATE;
+      gdouble f0 = 110.0 + 40.0 * c + 25.0 * sin (2 * G_PI * 2.5 * t);
+      x[(gsize) i * channels + c] = (gfloat) (0.25 * sin (2 * G_PI * f0 * t)
+              * (0.6 + 0.4 * sin (2 * G_PI * 4.0 * t))
+          + 0.05 * g_rand_double_range (rand, -1.0, 1.0));
+    }
+  g_rand_free (rand);
+  return x;
+}
+
+static GstBuffer *
+f32_buffer (const gfloat *x, guint n, guint channels, guint64 first_sample)
+{
+  GstBuffer *buf = gst_buffer_new_memdup (x, (gsize) n * channels * 4);
+
+  GST_BUFFER_PTS (buf)
+      = gst_util_uint64_scale_int (first_sample, GST_SECOND, RATE);
+  GST_BUFFER_DURATION (buf) = gst_util_uint64_scale_int (n, GST_SECOND, RATE);
+  return buf;
+}
+
+/* A harness on sink_N/src_N of a new element, caps set, playing. */
+static GstHarness *
+new_stream_harness (const gchar *caps)
+{
+  GstHarness *h
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+
+  gst_harness_set_src_caps_str (h, caps);
+  return h;
+}
+
+/* Pushes @n samples of @x in buffers of @chunk samples. */
+static void
+push_signal (GstHarness *h, const gfloat *x, guint n, guint channels,
+    guint chunk, guint64 first_sample)
+{
+  guint done = 0;
+
+  while (done < n) {
+    guint m = MIN (chunk, n - done);
+
+    fail_unless_equals_int (gst_harness_push (h,
+                                f32_buffer (x + (gsize) done * channels, m,
+                                    channels, first_sample + done)),
+        GST_FLOW_OK);
+    done += m;
+  }
+}
+
+/* Pulls every queued output buffer into one F32 array; returns samples per
+ * channel and checks that timestamps follow the samples. */
+static guint
+pull_all (GstHarness *h, guint channels, gfloat **out, guint64 first_sample)
+{
+  GByteArray *acc = g_byte_array_new ();
+  GstBuffer *buf;
+  guint n;
+
+  while ((buf = gst_harness_try_pull (h)) != NULL) {
+    GstMapInfo map;
+    guint64 index = first_sample + acc->len / (4 * channels);
+
+    /* Within 1 ns: the element counts from its first timestamp. */
+    if (GST_BUFFER_PTS_IS_VALID (buf)) {
+      gint64 expected = gst_util_uint64_scale_int (index, GST_SECOND, RATE);
+      fail_unless (ABS ((gint64) GST_BUFFER_PTS (buf) - expected) <= 1,
+          "PTS %" G_GUINT64_FORMAT " for sample %" G_GUINT64_FORMAT,
+          GST_BUFFER_PTS (buf), index);
+    }
+    gst_buffer_map (buf, &map, GST_MAP_READ);
+    g_byte_array_append (acc, map.data, map.size);
+    gst_buffer_unmap (buf, &map);
+    gst_buffer_unref (buf);
+  }
+  n = acc->len / (4 * channels);
+  *out = (gfloat *) g_byte_array_free (acc, FALSE);
+  return n;
+}
+
+/* The reference: the same model through DspProcessor, drained. */
+static guint
+reference_output (const gfloat *x, guint n, guint channels, gfloat **out)
+{
+  DspModel *model = load_model ();
+  DspProcessor *p = dsp_processor_new (model, channels, NULL);
+  guint produced;
+
+  *out = g_new0 (gfloat, (gsize) (n + LATENCY) * channels);
+  produced = dsp_processor_process (p, x, *out, n, NULL, NULL, 0, NULL);
+  produced += dsp_processor_drain (p, *out + (gsize) produced * channels);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+  return produced;
+}
+
+static void
+assert_bits_equal (const gfloat *a, const gfloat *b, gsize n)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    fail_unless (memcmp (&a[i], &b[i], 4) == 0,
+        "value %" G_GSIZE_FORMAT ": %.9g != %.9g", i, a[i], b[i]);
+}
+
+static GBytes *
+get_state (GstElement *element, const gchar *pad)
+{
+  GBytes *bytes = NULL;
+
+  g_signal_emit_by_name (element, "get-state", pad, &bytes);
+  return bytes;
+}
+
+static gboolean
+set_state (GstElement *element, const gchar *pad, GBytes *bytes)
+{
+  gboolean ok = FALSE;
+
+  g_signal_emit_by_name (element, "set-state", pad, bytes, &ok);
+  return ok;
+}
+
+/* The hidden section of a snapshot as F32 (caller frees). */
+static gfloat *
+snapshot_hidden (GBytes *bytes, gsize *n_values)
+{
+  RnnStateSnapshot *snap
+      = rnn_state_snapshot_parse (g_bytes_get_data (bytes, NULL),
+          g_bytes_get_size (bytes), NULL);
+  const RnnStateDescriptor *desc;
+  gfloat *values;
+
+  fail_unless (snap != NULL);
+  desc = rnn_state_snapshot_get_descriptor (snap);
+  *n_values = rnn_state_descriptor_n_values (desc);
+  values = g_new (gfloat, *n_values);
+  rnn_state_dequantize (desc, rnn_state_snapshot_get_hidden (snap), values);
+  rnn_state_snapshot_free (snap);
+  return values;
+}
+
+static gboolean
+all_zero (const gfloat *v, gsize n)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    if (v[i] != 0.0f)
+      return FALSE;
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------
+ * Output, counts, timestamps, latency
+ * --------------------------------------------------------------------- */
+
+GST_START_TEST (test_output_matches_processor)
+{
+  guint n = RATE, channels = 2, got, expected;
+  gfloat *x = make_signal (n, channels, 1), *y, *ref;
+  GstHarness *h = new_stream_harness (F32_CAPS (2));
+
+  push_signal (h, x, n, channels, 1024, 0);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, channels, &y, 0);
+  expected = reference_output (x, n, channels, &ref);
+  fail_unless_equals_int (got, n);
+  fail_unless_equals_int (expected, n);
+  assert_bits_equal (ref, y, (gsize) n * channels);
+
+  g_free (x);
+  g_free (y);
+  g_free (ref);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Table: buffer sizes; EOS drains the tail so that the output has exactly
+ * as many samples as the input, whatever the buffering. */
+static const guint eos_buffer_sizes[] = { 1, 479, 480, 481, 4096 };
+
+GST_START_TEST (test_eos_exact_sample_count)
+{
+  guint chunk = eos_buffer_sizes[__i__];
+  guint n = chunk == 1 ? 3000 : 12345, got;
+  gfloat *x = make_signal (n, 1, 2), *y;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+
+  push_signal (h, x, n, 1, chunk, 0);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, n);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_s16_round_trip_count)
+{
+  GstHarness *h = new_stream_harness (S16_CAPS (1));
+  GstBuffer *buf;
+  guint total = 0, k;
+
+  for (k = 0; k < 10; k++) {
+    buf = gst_buffer_new_allocate (NULL, 2 * 700, NULL);
+    gst_buffer_memset (buf, 0, 0, 2 * 700);
+    GST_BUFFER_PTS (buf)
+        = gst_util_uint64_scale_int (700 * k, GST_SECOND, RATE);
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  while ((buf = gst_harness_try_pull (h)) != NULL) {
+    total += gst_buffer_get_size (buf) / 2;
+    gst_buffer_unref (buf);
+  }
+  fail_unless_equals_int (total, 7000);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_latency_query)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstClockTime latency = gst_harness_query_latency (h);
+
+  /* The harness's source answers 0: the rest is ours, exactly 20 ms. */
+  fail_unless_equals_uint64 (latency, 20 * GST_MSECOND);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_empty_and_odd_buffers)
+{
+  GstHarness *h = new_stream_harness (S16_CAPS (1));
+  GstBuffer *buf;
+  gfloat *y;
+
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new ()), GST_FLOW_OK);
+  /* 3 bytes of S16: one sample and a dropped byte, with a warning. */
+  buf = gst_buffer_new_allocate (NULL, 3, NULL);
+  gst_buffer_memset (buf, 0, 0, 3);
+  GST_BUFFER_PTS (buf) = 0;
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  /* One sample in, one sample out (S16, 2 bytes). */
+  buf = gst_harness_pull (h);
+  fail_unless_equals_int (gst_buffer_get_size (buf), 2);
+  gst_buffer_unref (buf);
+  (void) y;
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_nonfinite_input_warns_and_recovers)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (4800, 1, 3), *y;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  guint got, i;
+
+  gst_element_set_bus (h->element, bus);
+  x[10] = NAN;
+  x[2000] = INFINITY;
+  x[2001] = -INFINITY;
+  push_signal (h, x, 4800, 1, 960, 0);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, 4800);
+  for (i = 0; i < got; i++)
+    fail_unless (isfinite (y[i]));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_gap_passes_through)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstEvent *event;
+  gboolean found = FALSE;
+
+  gst_harness_push_event (h, gst_event_new_gap (0, GST_SECOND));
+  while ((event = gst_harness_try_pull_event (h)) != NULL) {
+    if (GST_EVENT_TYPE (event) == GST_EVENT_GAP)
+      found = TRUE;
+    gst_event_unref (event);
+  }
+  fail_unless (found);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------
+ * State: persistence, state pad, fan-out
+ * --------------------------------------------------------------------- */
+
+GST_START_TEST (test_persistence_and_reset)
+{
+  GstHarness *a = new_stream_harness (F32_CAPS (1));
+  GstHarness *b = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (2 * HOP, 1, 4), *sa, *sb;
+  gboolean found;
+  GBytes *state_a, *state_b;
+  gsize n;
+
+  /* a: buffer 1, buffer 2. b: buffer 1, reset, buffer 2. */
+  push_signal (a, x, HOP, 1, HOP, 0);
+  push_signal (a, x + HOP, HOP, 1, HOP, HOP);
+  push_signal (b, x, HOP, 1, HOP, 0);
+  g_signal_emit_by_name (b->element, "reset", "sink_0", &found);
+  fail_unless (found);
+  push_signal (b, x + HOP, HOP, 1, HOP, HOP);
+
+  state_a = get_state (a->element, "sink_0");
+  state_b = get_state (b->element, "sink_0");
+  sa = snapshot_hidden (state_a, &n);
+  sb = snapshot_hidden (state_b, &n);
+  fail_if (memcmp (sa, sb, n * 4) == 0, "reset made no difference");
+  fail_if (all_zero (sa, n));
+
+  g_signal_emit_by_name (b->element, "reset", "no_such_pad", &found);
+  fail_if (found);
+  g_free (sa);
+  g_free (sb);
+  g_bytes_unref (state_a);
+  g_bytes_unref (state_b);
+  g_free (x);
+  gst_harness_teardown (a);
+  gst_harness_teardown (b);
+}
+
+GST_END_TEST;
+
+/* State buffer k equals get-state's hidden section after buffer k, and is
+ * timestamped like its audio with offset k. */
+GST_START_TEST (test_state_pad_matches_get_state)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (2));
+  GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
+  gfloat *x = make_signal (10 * HOP, 2, 5), *hidden;
+  GstBuffer *sbuf;
+  GstMapInfo map;
+  GBytes *snap;
+  gsize n;
+  guint k;
+
+  gst_harness_set_sink_caps_str (hs, "application/x-rnn-state,format=F32LE");
+  for (k = 0; k < 10; k++) {
+    push_signal (h, x + (gsize) k * HOP * 2, HOP, 2, HOP, (guint64) k * HOP);
+    sbuf = gst_harness_pull (hs);
+    snap = get_state (h->element, "sink_0");
+    hidden = snapshot_hidden (snap, &n);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (sbuf), k);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (sbuf),
+        gst_util_uint64_scale_int ((guint64) k * HOP, GST_SECOND, RATE));
+    gst_buffer_map (sbuf, &map, GST_MAP_READ);
+    fail_unless_equals_int (map.size, n * 4);
+    fail_unless (memcmp (map.data, hidden, n * 4) == 0);
+    gst_buffer_unmap (sbuf, &map);
+    gst_buffer_unref (sbuf);
+    g_bytes_unref (snap);
+    g_free (hidden);
+  }
+  g_free (x);
+  gst_harness_teardown (hs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A buffer that completes no frame gives no state buffer. */
+GST_START_TEST (test_state_only_after_frames)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
+  gfloat *x = make_signal (HOP, 1, 6);
+
+  push_signal (h, x, 100, 1, 100, 0);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (hs), 0);
+  push_signal (h, x + 100, 380, 1, 380, 100);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (hs), 1);
+  g_free (x);
+  gst_harness_teardown (hs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A state buffer kept downstream never changes, however many buffers
+ * follow; S16/S8 state formats equal the F32 state within one step. */
+static const gchar *const state_formats[] = { "F32LE", "S16LE", "S8" };
+
+GST_START_TEST (test_state_immutable_and_formats)
+{
+  const gchar *format = state_formats[__i__];
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
+  gfloat *x = make_signal (102 * HOP, 1, 7), *hidden;
+  GstBuffer *kept, *sbuf;
+  GstMapInfo map;
+  guint8 *copy;
+  GBytes *snap;
+  gsize n, i;
+  gchar *caps = g_strdup_printf ("application/x-rnn-state,format=%s", format);
+  RnnStateDescriptor desc;
+  gfloat *values;
+  const GstStructure *s;
+  GstCaps *negotiated;
+  gdouble scale;
+
+  gst_harness_set_sink_caps_str (hs, caps);
+  push_signal (h, x, HOP, 1, HOP, 0);
+  kept = gst_harness_pull (hs);
+  snap = get_state (h->element, "sink_0");
+  hidden = snapshot_hidden (snap, &n);
+
+  negotiated = gst_pad_get_current_caps (hs->sinkpad);
+  s = gst_caps_get_structure (negotiated, 0);
+  fail_unless_equals_string (gst_structure_get_string (s, "format"), format);
+  fail_unless (gst_structure_get_double (s, "scale", &scale));
+  {
+    RnnStateSnapshot *parsed
+        = rnn_state_snapshot_parse (g_bytes_get_data (snap, NULL),
+            g_bytes_get_size (snap), NULL);
+    desc = *rnn_state_snapshot_get_descriptor (parsed);
+    rnn_state_snapshot_free (parsed);
+  }
+  rnn_state_descriptor_set_element_type (&desc,
+      g_str_equal (format, "F32LE")       ? RNN_STATE_ELEMENT_F32
+          : g_str_equal (format, "S16LE") ? RNN_STATE_ELEMENT_S16
+                                          : RNN_STATE_ELEMENT_S8,
+      1.0f);
+  gst_caps_unref (negotiated);
+
+  gst_buffer_map (kept, &map, GST_MAP_READ);
+  fail_unless_equals_int (map.size, rnn_state_descriptor_hidden_bytes (&desc));
+  copy = g_memdup2 (map.data, map.size);
+  values = g_new (gfloat, n);
+  rnn_state_dequantize (&desc, map.data, values);
+  for (i = 0; i < n; i++) {
+    if (desc.element_type == RNN_STATE_ELEMENT_F32)
+      fail_unless (memcmp (&values[i], &hidden[i], 4) == 0);
+    else
+      fail_unless (fabsf (values[i] - hidden[i]) <= (gfloat) scale * 1.0001f,
+          "value %" G_GSIZE_FORMAT ": %g vs %g", i, values[i], hidden[i]);
+  }
+  gst_buffer_unmap (kept, &map);
+
+  /* 100 more buffers, their state buffers dropped as they come. */
+  push_signal (h, x + HOP, 100 * HOP, 1, HOP, HOP);
+  while ((sbuf = gst_harness_try_pull (hs)) != NULL)
+    gst_buffer_unref (sbuf);
+  gst_buffer_map (kept, &map, GST_MAP_READ);
+  fail_unless (memcmp (map.data, copy, map.size) == 0);
+  gst_buffer_unmap (kept, &map);
+
+  gst_buffer_unref (kept);
+  g_bytes_unref (snap);
+  g_free (copy);
+  g_free (values);
+  g_free (hidden);
+  g_free (caps);
+  g_free (x);
+  gst_harness_teardown (hs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* An unlinked state pad costs nothing and does not stop the audio. */
+GST_START_TEST (test_unlinked_state_pad_keeps_audio)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstPad *statepad = gst_element_request_pad_simple (h->element, "state_0");
+  gfloat *x = make_signal (4 * HOP, 1, 8), *y;
+
+  fail_unless (statepad != NULL);
+  push_signal (h, x, 4 * HOP, 1, HOP, 0);
+  fail_unless_equals_int (pull_all (h, 1, &y, 0), 2 * HOP);
+  gst_element_release_request_pad (h->element, statepad);
+  gst_object_unref (statepad);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------
+ * Resets (contract point 7), each with the event that causes it
+ * --------------------------------------------------------------------- */
+
+static gfloat *
+hidden_of (GstElement *element, gsize *n)
+{
+  GBytes *snap = get_state (element, "sink_0");
+  gfloat *hidden = snapshot_hidden (snap, n);
+
+  g_bytes_unref (snap);
+  return hidden;
+}
+
+typedef enum
+{
+  RESET_FLUSH,
+  RESET_STREAM_START,
+  RESET_CAPS_CHANGE,
+  RESET_SAME_CAPS,
+  RESET_SEGMENT,
+} ResetCase;
+
+static const struct
+{
+  ResetCase what;
+  gboolean resets;
+} reset_cases[] = {
+  { RESET_FLUSH, TRUE },
+  { RESET_STREAM_START, TRUE },
+  { RESET_CAPS_CHANGE, TRUE },
+  { RESET_SAME_CAPS, FALSE },
+  { RESET_SEGMENT, FALSE },
+};
+
+GST_START_TEST (test_reset_events)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (4 * HOP, 1, 9), *hidden;
+  GstSegment segment;
+  gsize n;
+
+  push_signal (h, x, 4 * HOP, 1, HOP, 0);
+  hidden = hidden_of (h->element, &n);
+  fail_if (all_zero (hidden, n));
+  g_free (hidden);
+
+  switch (reset_cases[__i__].what) {
+    case RESET_FLUSH:
+      gst_harness_push_event (h, gst_event_new_flush_start ());
+      gst_harness_push_event (h, gst_event_new_flush_stop (TRUE));
+      break;
+    case RESET_STREAM_START:
+      gst_harness_push_event (h, gst_event_new_stream_start ("other"));
+      break;
+    case RESET_CAPS_CHANGE:
+      gst_harness_set_src_caps_str (h, F32_CAPS (2));
+      break;
+    case RESET_SAME_CAPS:
+      gst_harness_push_event (h,
+          gst_event_new_caps (gst_caps_from_string (F32_CAPS (1))));
+      break;
+    case RESET_SEGMENT:
+      gst_segment_init (&segment, GST_FORMAT_TIME);
+      gst_harness_push_event (h, gst_event_new_segment (&segment));
+      break;
+  }
+  hidden = hidden_of (h->element, &n);
+  fail_unless_equals_int (all_zero (hidden, n), reset_cases[__i__].resets);
+  g_free (hidden);
+  g_free (x);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* DISCONT resets unless reset-on-discont=false: after a DISCONT buffer the
+ * state equals a fresh stream's after that buffer. */
+GST_START_TEST (test_discont)
+{
+  gboolean reset_on_discont = __i__ == 0;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *fresh = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (4 * HOP, 1, 10), *a, *b;
+  GstBuffer *buf;
+  gsize n;
+
+  g_object_set (h->element, "reset-on-discont", reset_on_discont, NULL);
+  push_signal (h, x, 3 * HOP, 1, HOP, 0);
+  buf = f32_buffer (x + 3 * HOP, HOP, 1, 10 * HOP);
+  GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  push_signal (fresh, x + 3 * HOP, HOP, 1, HOP, 10 * HOP);
+
+  a = hidden_of (h->element, &n);
+  b = hidden_of (fresh->element, &n);
+  fail_unless_equals_int (memcmp (a, b, n * 4) == 0, reset_on_discont);
+  g_free (a);
+  g_free (b);
+  g_free (x);
+  gst_harness_teardown (h);
+  gst_harness_teardown (fresh);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------
+ * Migration: get-state from one element, set-state into another
+ * --------------------------------------------------------------------- */
+
+static const guint split_points[] = { 700, 4800, 7777, 12000 };
+
+GST_START_TEST (test_migration_bit_exact)
+{
+  guint split = split_points[__i__], n = 24000, channels = 2, chunk = 1000;
+  gfloat *x = make_signal (n, channels, 11), *whole, *part1, *part2;
+  GstHarness *ref = new_stream_harness (F32_CAPS (2));
+  GstHarness *h1 = new_stream_harness (F32_CAPS (2));
+  GstHarness *h2
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  guint n_whole, n_first, n_second;
+  GBytes *snap;
+
+  push_signal (ref, x, n, channels, chunk, 0);
+  gst_harness_push_event (ref, gst_event_new_eos ());
+  n_whole = pull_all (ref, channels, &whole, 0);
+  fail_unless_equals_int (n_whole, n);
+
+  push_signal (h1, x, split, channels, chunk, 0);
+  n_first = pull_all (h1, channels, &part1, 0);
+  snap = get_state (h1->element, "sink_0");
+  fail_unless (snap != NULL);
+
+  /* Set before the stream starts: survives STREAM_START and caps. */
+  fail_unless (set_state (h2->element, "sink_0", snap));
+  gst_harness_set_src_caps_str (h2, F32_CAPS (2));
+  push_signal (h2, x + (gsize) split * channels, n - split, channels, chunk,
+      split);
+  gst_harness_push_event (h2, gst_event_new_eos ());
+  n_second = pull_all (h2, channels, &part2, n_first);
+
+  fail_unless_equals_int (n_first + n_second, n);
+  assert_bits_equal (whole, part1, (gsize) n_first * channels);
+  assert_bits_equal (whole + (gsize) n_first * channels, part2,
+      (gsize) n_second * channels);
+
+  g_bytes_unref (snap);
+  g_free (x);
+  g_free (whole);
+  g_free (part1);
+  g_free (part2);
+  gst_harness_teardown (ref);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h2);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------
+ * Refused set-state: one row per reason; the state stays as it was
+ * --------------------------------------------------------------------- */
+
+static GBytes *
+mono_snapshot (void)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (HOP, 1, 12);
+  GBytes *snap;
+
+  push_signal (h, x, HOP, 1, HOP, 0);
+  snap = get_state (h->element, "sink_0");
+  g_free (x);
+  gst_harness_teardown (h);
+  return snap;
+}
+
+static GBytes *
+stereo_snapshot (void)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (2));
+  GBytes *snap = get_state (h->element, "sink_0");
+
+  gst_harness_teardown (h);
+  return snap;
+}
+
+static GBytes *
+flipped_snapshot (void)
+{
+  GBytes *snap = mono_snapshot ();
+  gsize size;
+  guint8 *data = g_bytes_unref_to_data (snap, &size);
+
+  data[size / 2] ^= 0x10;
+  return g_bytes_new_take (data, size);
+}
+
+static GBytes *
+other_model_snapshot (void)
+{
+  GBytes *snap = mono_snapshot ();
+  gsize size;
+  guint8 *data = g_bytes_unref_to_data (snap, &size);
+  guint32 crc;
+
+  /* Another model id (offset 16), re-sealed with a valid checksum. */
+  data[16] ^= 0xff;
+  crc = GUINT32_TO_LE (rnn_state_crc32 (data, size - 4));
+  memcpy (data + size - 4, &crc, 4);
+  return g_bytes_new_take (data, size);
+}
+
+static const struct
+{
+  const gchar *pad;
+  GBytes *(*make) (void);
+  const gchar *needle;
+} refused_cases[] = {
+  { "sink_0", stereo_snapshot, "batch 2, stream expects 1" },
+  { "sink_0", flipped_snapshot, "checksum" },
+  { "sink_0", other_model_snapshot, "model id" },
+  { "sink_0", NULL, "no state given" },
+  { "sink_7", mono_snapshot, "no stream called" },
+  { NULL, mono_snapshot, "no stream called" },
+};
+
+GST_START_TEST (test_set_state_refused)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GBytes *bytes
+      = refused_cases[__i__].make != NULL ? refused_cases[__i__].make () : NULL;
+  gfloat *x = make_signal (HOP, 1, 13), *before, *after;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *error = NULL;
+  gchar *debug = NULL;
+  gsize n;
+
+  gst_element_set_bus (h->element, bus);
+  push_signal (h, x, HOP, 1, HOP, 0);
+  before = hidden_of (h->element, &n);
+  fail_if (set_state (h->element, refused_cases[__i__].pad, bytes));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  gst_message_parse_warning (msg, &error, &debug);
+  fail_unless (strstr (error->message, refused_cases[__i__].needle) != NULL,
+      "\"%s\" does not name \"%s\"", error->message,
+      refused_cases[__i__].needle);
+  after = hidden_of (h->element, &n);
+  fail_unless (memcmp (before, after, n * 4) == 0);
+
+  g_clear_error (&error);
+  g_free (debug);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  if (bytes != NULL)
+    g_bytes_unref (bytes);
+  g_free (before);
+  g_free (after);
+  g_free (x);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_get_state_before_caps_and_unknown)
+{
+  GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
+  GstPad *pad = gst_element_request_pad_simple (e, "sink_%u");
+
+  fail_unless (get_state (e, "sink_0") == NULL);
+  fail_unless (get_state (e, "sink_9") == NULL);
+  fail_unless (get_state (e, NULL) == NULL);
+  gst_element_release_request_pad (e, pad);
+  /* A released pad is unknown. */
+  fail_unless (get_state (e, "sink_0") == NULL);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------
+ * Model file, caps
+ * --------------------------------------------------------------------- */
+
+GST_START_TEST (test_bad_model_fails_state_change)
+{
+  GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("rnndenoise-bad-XXXXXX.rnnm", &path, NULL);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *error = NULL;
+
+  fail_unless (fd >= 0);
+  fail_unless (g_file_set_contents (path, "RNDM garbage", -1, NULL));
+  g_close (fd, NULL);
+  gst_element_set_bus (e, bus);
+  g_object_set (e, "model", path, NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_parse_error (msg, &error, NULL);
+  fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_OPEN_READ));
+  g_clear_error (&error);
+  gst_message_unref (msg);
+
+  g_object_set (e, "model", "/nonexistent/model.rnnm", NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  gst_message_parse_error (msg, &error, NULL);
+  fail_unless (g_error_matches (error, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_NOT_FOUND));
+  g_clear_error (&error);
+  gst_message_unref (msg);
+
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+static const gchar *const unsupported_caps[] = {
+  "audio/x-raw,format=F32LE,layout=interleaved,rate=44100,channels=1",
+  "audio/x-raw,format=F32LE,layout=interleaved,rate=48000,channels=9",
+  "audio/x-raw,format=F32LE,layout=non-interleaved,rate=48000,channels=2",
+  "audio/x-raw,format=S32LE,layout=interleaved,rate=48000,channels=1",
+};
+
+GST_START_TEST (test_unsupported_caps)
+{
+  GstHarness *h
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *error = NULL;
+  gchar *debug = NULL;
+
+  gst_element_set_bus (h->element, bus);
+  /* Refused by the accept-caps check, with a warning that says why. */
+  gst_pad_push_event (h->srcpad,
+      gst_event_new_caps (gst_caps_from_string (unsupported_caps[__i__])));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  gst_message_parse_warning (msg, &error, &debug);
+  fail_unless (strstr (error->message, "audioresample") != NULL);
+  fail_unless (strstr (error->message, "48000") != NULL);
+  g_clear_error (&error);
+  g_free (debug);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------
+ * Properties
+ * --------------------------------------------------------------------- */
+
+GST_START_TEST (test_child_proxy_pad_property)
+{
+  GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
+  GstPad *pad = gst_element_request_pad_simple (e, "sink_%u");
+  gdouble v = 0.0;
+
+  gst_child_proxy_set (GST_CHILD_PROXY (e), "sink_0::vad-threshold", 0.6, NULL);
+  g_object_get (pad, "vad-threshold", &v, NULL);
+  fail_unless (fabs (v - 0.6) < 1e-9);
+  fail_unless_equals_int (gst_child_proxy_get_children_count (
+                              GST_CHILD_PROXY (e)),
+      1);
+  gst_element_release_request_pad (e, pad);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* A gate no frame passes silences the output completely. */
+GST_START_TEST (test_vad_gate_property)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (10 * HOP, 1, 14), *y;
+  guint got, i;
+
+  g_object_set (h->element, "vad-threshold", 1.0, "vad-hold", 0, NULL);
+  push_signal (h, x, 10 * HOP, 1, HOP, 0);
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, 8 * HOP);
+  for (i = 0; i < got; i++)
+    fail_unless_equals_float (y[i], 0.0f);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_messages)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (RATE / 2, 1, 15);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  guint count = 0;
+  gdouble vad;
+
+  gst_element_set_bus (h->element, bus);
+  g_object_set (h->element, "post-messages", TRUE, NULL);
+  push_signal (h, x, RATE / 2, 1, HOP, 0);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
+    const GstStructure *s = gst_message_get_structure (msg);
+
+    if (gst_structure_has_name (s, "rnndenoise")) {
+      fail_unless_equals_string (gst_structure_get_string (s, "pad"), "sink_0");
+      fail_unless (gst_structure_get_double (s, "vad", &vad));
+      fail_unless (vad >= 0.0 && vad <= 1.0);
+      count++;
+    }
+    gst_message_unref (msg);
+  }
+  /* 0.5 s of input, 20 ms held back, one message per 100 ms. */
+  fail_unless_equals_int (count, 4);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  g_free (x);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* ---------------------------------------------------------------------
+ * Concurrency: pads in threads, application threads, release
+ * --------------------------------------------------------------------- */
+
+typedef struct
+{
+  GstHarness *h;
+  const gfloat *x;
+  guint n;
+  guint chunk;
+  guint channels;
+} Feeder;
+
+static gpointer
+feed (gpointer data)
+{
+  Feeder *f = data;
+
+  push_signal (f->h, f->x, f->n, f->channels, f->chunk, 0);
+  return NULL;
+}
+
+/* Two pads of one element fed from two threads give exactly what each
+ * stream gives alone; releasing one mid-stream does not disturb the
+ * other. */
+GST_START_TEST (test_two_pads_isolated)
+{
+  guint n = RATE, got0, got1, ref0_n, ref1_n;
+  gfloat *x0 = make_signal (n, 1, 20), *x1 = make_signal (n, 2, 21);
+  gfloat *y0, *y1, *ref0, *ref1;
+  GstHarness *h0
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h1
+      = gst_harness_new_with_element (h0->element, "sink_1", "src_1");
+  Feeder f0 = { h0, x0, n, 333, 1 }, f1 = { h1, x1, n, 1024, 2 };
+  GThread *t0, *t1;
+
+  gst_harness_set_src_caps_str (h0, F32_CAPS (1));
+  gst_harness_set_src_caps_str (h1, F32_CAPS (2));
+  t0 = g_thread_new ("feed0", feed, &f0);
+  t1 = g_thread_new ("feed1", feed, &f1);
+  g_thread_join (t0);
+  g_thread_join (t1);
+  gst_harness_push_event (h0, gst_event_new_eos ());
+  gst_harness_push_event (h1, gst_event_new_eos ());
+  got0 = pull_all (h0, 1, &y0, 0);
+  got1 = pull_all (h1, 2, &y1, 0);
+  ref0_n = reference_output (x0, n, 1, &ref0);
+  ref1_n = reference_output (x1, n, 2, &ref1);
+  fail_unless_equals_int (got0, ref0_n);
+  fail_unless_equals_int (got1, ref1_n);
+  assert_bits_equal (ref0, y0, (gsize) n);
+  assert_bits_equal (ref1, y1, (gsize) n * 2);
+
+  g_free (x0);
+  g_free (x1);
+  g_free (y0);
+  g_free (y1);
+  g_free (ref0);
+  g_free (ref1);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_release_one_pad_midstream)
+{
+  guint n = RATE / 2, got0, ref_n;
+  gfloat *x0 = make_signal (n, 1, 22), *x1 = make_signal (n, 1, 23);
+  gfloat *y0, *ref0;
+  GstHarness *h0
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h1
+      = gst_harness_new_with_element (h0->element, "sink_1", "src_1");
+
+  gst_harness_set_src_caps_str (h0, F32_CAPS (1));
+  gst_harness_set_src_caps_str (h1, F32_CAPS (1));
+  push_signal (h0, x0, n / 2, 1, 500, 0);
+  push_signal (h1, x1, n / 2, 1, 500, 0);
+  /* Tearing down h1 releases sink_1 and src_1 while sink_0 streams on. */
+  gst_harness_teardown (h1);
+  push_signal (h0, x0 + n / 2, n - n / 2, 1, 500, n / 2);
+  gst_harness_push_event (h0, gst_event_new_eos ());
+  got0 = pull_all (h0, 1, &y0, 0);
+  ref_n = reference_output (x0, n, 1, &ref0);
+  fail_unless_equals_int (got0, ref_n);
+  assert_bits_equal (ref0, y0, n);
+  g_free (x0);
+  g_free (x1);
+  g_free (y0);
+  g_free (ref0);
+  gst_harness_teardown (h0);
+}
+
+GST_END_TEST;
+
+/* Application threads hammer get-state while audio flows (run by meson a
+ * second time with RNNDENOISE_FAULTS=writeback-delay-us=2000): every
+ * snapshot is the state after some completed buffer, never a torn mix,
+ * and the audio is bit-identical to the processor's. */
+typedef struct
+{
+  GstElement *element;
+  gint stop;
+  GPtrArray *snapshots;
+} Hammer;
+
+static gpointer
+hammer_get_state (gpointer data)
+{
+  Hammer *hm = data;
+
+  while (!g_atomic_int_get (&hm->stop)) {
+    GBytes *snap = get_state (hm->element, "sink_0");
+
+    if (snap != NULL)
+      g_ptr_array_add (hm->snapshots, snap);
+    g_usleep (100);
+  }
+  return NULL;
+}
+
+GST_START_TEST (test_get_state_under_load)
+{
+  guint n = 40 * HOP, k, got, ref_n, matched = 0;
+  gfloat *x = make_signal (n, 1, 30), *y, *ref;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
+  GPtrArray *states = g_ptr_array_new_with_free_func (g_free);
+  Hammer hm = { h->element, 0,
+    g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref) };
+  GThread *threads[2];
+  GstBuffer *sbuf;
+  gsize n_values = 0;
+
+  gst_harness_set_sink_caps_str (hs, "application/x-rnn-state,format=F32LE");
+  /* The zero state is a completed state too (before the first buffer). */
+  threads[0] = g_thread_new ("hammer0", hammer_get_state, &hm);
+  threads[1] = g_thread_new ("hammer1", hammer_get_state, &hm);
+  for (k = 0; k < n / HOP; k++) {
+    GstMapInfo map;
+
+    push_signal (h, x + k * HOP, HOP, 1, HOP, (guint64) k * HOP);
+    sbuf = gst_harness_pull (hs);
+    gst_buffer_map (sbuf, &map, GST_MAP_READ);
+    g_ptr_array_add (states, g_memdup2 (map.data, map.size));
+    n_values = map.size / 4;
+    gst_buffer_unmap (sbuf, &map);
+    gst_buffer_unref (sbuf);
+  }
+  g_atomic_int_set (&hm.stop, 1);
+  g_thread_join (threads[0]);
+  g_thread_join (threads[1]);
+
+  for (k = 0; k < hm.snapshots->len; k++) {
+    gsize nv;
+    gfloat *hidden = snapshot_hidden (g_ptr_array_index (hm.snapshots, k), &nv);
+    gboolean found = all_zero (hidden, nv);
+    guint j;
+
+    fail_unless_equals_int (nv, n_values);
+    for (j = 0; j < states->len && !found; j++)
+      found = memcmp (hidden, g_ptr_array_index (states, j), nv * 4) == 0;
+    fail_unless (found, "snapshot %u is not the state after any buffer", k);
+    matched++;
+    g_free (hidden);
+  }
+  fail_unless (matched > 0);
+
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, 1, &y, 0);
+  ref_n = reference_output (x, n, 1, &ref);
+  fail_unless_equals_int (got, ref_n);
+  assert_bits_equal (ref, y, n);
+
+  GST_INFO ("%u snapshots checked", matched);
+  g_ptr_array_unref (hm.snapshots);
+  g_ptr_array_unref (states);
+  g_free (x);
+  g_free (y);
+  g_free (ref);
+  gst_harness_teardown (hs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_request_release_1000_pads)
+{
+  GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
+  guint k;
+
+  for (k = 0; k < 1000; k++) {
+    GstPad *sink = gst_element_request_pad_simple (e, "sink_%u");
+    GstPad *state = gst_element_request_pad_simple (e, "state_%u");
+
+    fail_unless (sink != NULL && state != NULL);
+    fail_unless_equals_int (GST_ELEMENT (e)->numpads, 3);
+    if (k % 2 == 0) {
+      gst_element_release_request_pad (e, state);
+      gst_element_release_request_pad (e, sink);
+    } else {
+      gst_element_release_request_pad (e, sink);
+      gst_element_release_request_pad (e, state);
+    }
+    gst_object_unref (sink);
+    gst_object_unref (state);
+  }
+  fail_unless_equals_int (GST_ELEMENT (e)->numpads, 0);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* The default launch line links without pad names. */
+GST_START_TEST (test_launch_without_pad_names)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch ("audiotestsrc num-buffers=20 ! "
+                                           "audio/x-raw,rate=48000 ! "
+                                           "rnndenoise name=d ! fakesink "
+                                           "d.state_0 ! queue ! fakesink",
+      &error);
+  GstMessage *msg;
+
+  fail_unless (pipeline != NULL, "%s", error ? error->message : "");
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING)
+      != GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline), 10 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+static Suite *
+rnndenoise_suite (void)
+{
+  Suite *s = suite_create ("rnndenoise");
+  TCase *tc;
+
+  tc = tcase_create ("stream");
+  tcase_add_test (tc, test_output_matches_processor);
+  tcase_add_loop_test (tc, test_eos_exact_sample_count, 0,
+      G_N_ELEMENTS (eos_buffer_sizes));
+  tcase_add_test (tc, test_s16_round_trip_count);
+  tcase_add_test (tc, test_latency_query);
+  tcase_add_test (tc, test_empty_and_odd_buffers);
+  tcase_add_test (tc, test_nonfinite_input_warns_and_recovers);
+  tcase_add_test (tc, test_gap_passes_through);
+  tcase_add_test (tc, test_launch_without_pad_names);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("state");
+  tcase_add_test (tc, test_persistence_and_reset);
+  tcase_add_test (tc, test_state_pad_matches_get_state);
+  tcase_add_test (tc, test_state_only_after_frames);
+  tcase_add_loop_test (tc, test_state_immutable_and_formats, 0,
+      G_N_ELEMENTS (state_formats));
+  tcase_add_test (tc, test_unlinked_state_pad_keeps_audio);
+  tcase_add_loop_test (tc, test_reset_events, 0, G_N_ELEMENTS (reset_cases));
+  tcase_add_loop_test (tc, test_discont, 0, 2);
+  tcase_add_loop_test (tc, test_migration_bit_exact, 0,
+      G_N_ELEMENTS (split_points));
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("errors");
+  tcase_add_loop_test (tc, test_set_state_refused, 0,
+      G_N_ELEMENTS (refused_cases));
+  tcase_add_test (tc, test_get_state_before_caps_and_unknown);
+  tcase_add_test (tc, test_bad_model_fails_state_change);
+  tcase_add_loop_test (tc, test_unsupported_caps, 0,
+      G_N_ELEMENTS (unsupported_caps));
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("properties");
+  tcase_add_test (tc, test_child_proxy_pad_property);
+  tcase_add_test (tc, test_vad_gate_property);
+  tcase_add_test (tc, test_messages);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("concurrency");
+  tcase_set_timeout (tc, 60);
+  tcase_add_test (tc, test_two_pads_isolated);
+  tcase_add_test (tc, test_release_one_pad_midstream);
+  tcase_add_test (tc, test_get_state_under_load);
+  tcase_add_test (tc, test_request_release_1000_pads);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+GST_CHECK_MAIN (rnndenoise);
