@@ -620,8 +620,7 @@ GST_START_TEST (test_reset_events)
       gst_harness_set_src_caps_str (h, F32_CAPS (2));
       break;
     case RESET_SAME_CAPS:
-      gst_harness_push_event (h,
-          gst_event_new_caps (gst_caps_from_string (F32_CAPS (1))));
+      gst_harness_set_src_caps_str (h, F32_CAPS (1));
       break;
     case RESET_SEGMENT:
       gst_segment_init (&segment, GST_FORMAT_TIME);
@@ -907,11 +906,13 @@ GST_START_TEST (test_unsupported_caps)
   GstMessage *msg;
   GError *error = NULL;
   gchar *debug = NULL;
+  GstCaps *caps;
 
   gst_element_set_bus (h->element, bus);
   /* Refused by the accept-caps check, with a warning that says why. */
-  gst_pad_push_event (h->srcpad,
-      gst_event_new_caps (gst_caps_from_string (unsupported_caps[__i__])));
+  caps = gst_caps_from_string (unsupported_caps[__i__]);
+  gst_pad_push_event (h->srcpad, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
   fail_unless (msg != NULL);
   gst_message_parse_warning (msg, &error, &debug);
