@@ -136,9 +136,11 @@ pull_all (GstHarness *h, guint channels, gfloat **out, guint64 first_sample)
   return n;
 }
 
-/* The reference: the same model through DspProcessor, drained. */
+/* The reference: the same model through DspProcessor, drained; its final
+ * state goes to @state when not NULL. */
 static guint
-reference_output (const gfloat *x, guint n, guint channels, gfloat **out)
+reference_run (const gfloat *x, guint n, guint channels, gfloat **out,
+    GBytes **state)
 {
   DspModel *model = load_model ();
   DspProcessor *p = dsp_processor_new (model, channels, NULL);
@@ -147,9 +149,17 @@ reference_output (const gfloat *x, guint n, guint channels, gfloat **out)
   *out = g_new0 (gfloat, (gsize) (n + LATENCY) * channels);
   produced = dsp_processor_process (p, x, *out, n, NULL, NULL, 0, NULL);
   produced += dsp_processor_drain (p, *out + (gsize) produced * channels);
+  if (state != NULL)
+    *state = dsp_processor_export (p);
   dsp_processor_free (p);
   dsp_model_unref (model);
   return produced;
+}
+
+static guint
+reference_output (const gfloat *x, guint n, guint channels, gfloat **out)
+{
+  return reference_run (x, n, channels, out, NULL);
 }
 
 static void
@@ -197,6 +207,33 @@ snapshot_hidden (GBytes *bytes, gsize *n_values)
   rnn_state_dequantize (desc, rnn_state_snapshot_get_hidden (snap), values);
   rnn_state_snapshot_free (snap);
   return values;
+}
+
+/* Two snapshots hold the same state (hidden and history); the generation
+ * counter in the header may differ. */
+static gboolean
+snapshot_content_equal (GBytes *a, GBytes *b)
+{
+  RnnStateSnapshot *sa = rnn_state_snapshot_parse (g_bytes_get_data (a, NULL),
+      g_bytes_get_size (a), NULL);
+  RnnStateSnapshot *sb = rnn_state_snapshot_parse (g_bytes_get_data (b, NULL),
+      g_bytes_get_size (b), NULL);
+  const RnnStateDescriptor *da = rnn_state_snapshot_get_descriptor (sa);
+  gboolean equal;
+
+  equal = rnn_state_descriptor_equal (da,
+              rnn_state_snapshot_get_descriptor (sb), NULL)
+      && memcmp (rnn_state_snapshot_get_hidden (sa),
+             rnn_state_snapshot_get_hidden (sb),
+             rnn_state_descriptor_hidden_bytes (da))
+          == 0
+      && memcmp (rnn_state_snapshot_get_history (sa),
+             rnn_state_snapshot_get_history (sb),
+             (gsize) da->history_size * sizeof (gfloat))
+          == 0;
+  rnn_state_snapshot_free (sa);
+  rnn_state_snapshot_free (sb);
+  return equal;
 }
 
 static gboolean
@@ -535,6 +572,37 @@ GST_START_TEST (test_state_immutable_and_formats)
   g_free (values);
   g_free (hidden);
   g_free (caps);
+  g_free (x);
+  gst_harness_teardown (hs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* State buffers come from a pool: once downstream lets go of them they are
+ * reused, so steady state allocates no state buffer. */
+GST_START_TEST (test_state_buffers_recycled)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
+  gfloat *x = make_signal (20 * HOP, 1, 16);
+  GPtrArray *seen = g_ptr_array_new ();
+  guint k, reused = 0;
+
+  for (k = 0; k < 20; k++) {
+    GstBuffer *sbuf;
+
+    push_signal (h, x + k * HOP, HOP, 1, HOP, (guint64) k * HOP);
+    sbuf = gst_harness_pull (hs);
+    if (g_ptr_array_find (seen, sbuf, NULL))
+      reused++;
+    else
+      g_ptr_array_add (seen, sbuf);
+    gst_buffer_unref (sbuf);
+  }
+  fail_unless (seen->len <= 3, "%u distinct state buffers", seen->len);
+  fail_unless (reused >= 17);
+  g_ptr_array_unref (seen);
   g_free (x);
   gst_harness_teardown (hs);
   gst_harness_teardown (h);
@@ -1039,6 +1107,7 @@ GST_START_TEST (test_two_pads_isolated)
   GstHarness *h1
       = gst_harness_new_with_element (h0->element, "sink_1", "src_1");
   Feeder f0 = { h0, x0, n, 333, 1 }, f1 = { h1, x1, n, 1024, 2 };
+  GBytes *state0, *state1, *ref_state0, *ref_state1;
   GThread *t0, *t1;
 
   gst_harness_set_src_caps_str (h0, F32_CAPS (1));
@@ -1051,12 +1120,23 @@ GST_START_TEST (test_two_pads_isolated)
   gst_harness_push_event (h1, gst_event_new_eos ());
   got0 = pull_all (h0, 1, &y0, 0);
   got1 = pull_all (h1, 2, &y1, 0);
-  ref0_n = reference_output (x0, n, 1, &ref0);
-  ref1_n = reference_output (x1, n, 2, &ref1);
+  ref0_n = reference_run (x0, n, 1, &ref0, &ref_state0);
+  ref1_n = reference_run (x1, n, 2, &ref1, &ref_state1);
   fail_unless_equals_int (got0, ref0_n);
   fail_unless_equals_int (got1, ref1_n);
   assert_bits_equal (ref0, y0, (gsize) n);
   assert_bits_equal (ref1, y1, (gsize) n * 2);
+  /* The whole stream state too: hidden state and DSP history. */
+  state0 = get_state (h0->element, "sink_0");
+  state1 = get_state (h0->element, "sink_1");
+  fail_unless_equals_int (g_bytes_get_size (state0),
+      g_bytes_get_size (ref_state0));
+  fail_unless (snapshot_content_equal (state0, ref_state0));
+  fail_unless (snapshot_content_equal (state1, ref_state1));
+  g_bytes_unref (state0);
+  g_bytes_unref (state1);
+  g_bytes_unref (ref_state0);
+  g_bytes_unref (ref_state1);
 
   g_free (x0);
   g_free (x1);
@@ -1269,6 +1349,7 @@ rnndenoise_suite (void)
   tcase_add_loop_test (tc, test_state_immutable_and_formats, 0,
       G_N_ELEMENTS (state_formats));
   tcase_add_test (tc, test_unlinked_state_pad_keeps_audio);
+  tcase_add_test (tc, test_state_buffers_recycled);
   tcase_add_loop_test (tc, test_reset_events, 0, G_N_ELEMENTS (reset_cases));
   tcase_add_loop_test (tc, test_discont, 0, 2);
   tcase_add_loop_test (tc, test_migration_bit_exact, 0,
