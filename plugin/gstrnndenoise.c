@@ -546,7 +546,7 @@ warn_unsupported_caps_once (GstRnnDenoise *self, GstRnnDenoisePad *pad,
 /* Builds the state pad's caps for the pad's processor and the format in
  * @desc: everything needed to read the buffers without the element. */
 static GstCaps *
-state_caps_for (GstRnnDenoisePad *pad, const RnnStateDescriptor *desc)
+state_caps_for (const RnnStateDescriptor *desc)
 {
   GString *hidden = g_string_new (NULL);
   const gchar *format;
@@ -570,7 +570,6 @@ state_caps_for (GstRnnDenoisePad *pad, const RnnStateDescriptor *desc)
       "zero-point", G_TYPE_INT, (gint) desc->zero_point[0], "model-id",
       G_TYPE_STRING, model_id, "layout", G_TYPE_STRING, "layer-major", NULL);
   g_string_free (hidden, TRUE);
-  (void) pad;
   return caps;
 }
 
@@ -619,7 +618,7 @@ negotiate_state_pad (GstRnnDenoise *self, GstRnnDenoisePad *pad,
     gst_buffer_pool_set_active (pad->state_pool, FALSE);
     gst_object_unref (pad->state_pool);
   }
-  caps = state_caps_for (pad, &pad->state_desc);
+  caps = state_caps_for (&pad->state_desc);
   pad->state_pool = gst_buffer_pool_new ();
   config = gst_buffer_pool_get_config (pad->state_pool);
   gst_buffer_pool_config_set_params (config, caps,
@@ -1295,19 +1294,6 @@ gst_rnn_denoise_src_event (GstPad *srcpad, GstObject *parent, GstEvent *event)
   return gst_pad_push_event (GST_PAD (pad), event);
 }
 
-static gboolean
-gst_rnn_denoise_state_query (GstPad *statepad, GstObject *parent,
-    GstQuery *query)
-{
-  switch (GST_QUERY_TYPE (query)) {
-    case GST_QUERY_LATENCY:
-      /* State buffers are timestamped with their audio: no extra delay. */
-      return gst_pad_query_default (statepad, parent, query);
-    default:
-      return gst_pad_query_default (statepad, parent, query);
-  }
-}
-
 /* ------------------------------------------------------------------------
  * Pads
  * ------------------------------------------------------------------------ */
@@ -1452,8 +1438,7 @@ request_statepad (GstRnnDenoise *self, GstPadTemplate *templ,
   name = g_strdup_printf ("state_%u", index);
   statepad = gst_pad_new_from_template (templ, name);
   g_free (name);
-  gst_pad_set_query_function (statepad,
-      GST_DEBUG_FUNCPTR (gst_rnn_denoise_state_query));
+
   gst_pad_use_fixed_caps (statepad);
 
   GST_OBJECT_LOCK (self);

@@ -1189,8 +1189,20 @@ typedef struct
 {
   GstElement *element;
   gint stop;
-  GPtrArray *snapshots;
+  GMutex lock;
+  GPtrArray *snapshots; /* lock */
 } Hammer;
+
+static guint
+hammer_count (Hammer *hm)
+{
+  guint n;
+
+  g_mutex_lock (&hm->lock);
+  n = hm->snapshots->len;
+  g_mutex_unlock (&hm->lock);
+  return n;
+}
 
 static gpointer
 hammer_get_state (gpointer data)
@@ -1200,8 +1212,10 @@ hammer_get_state (gpointer data)
   while (!g_atomic_int_get (&hm->stop)) {
     GBytes *snap = get_state (hm->element, "sink_0");
 
-    if (snap != NULL)
-      g_ptr_array_add (hm->snapshots, snap);
+    fail_unless (snap != NULL);
+    g_mutex_lock (&hm->lock);
+    g_ptr_array_add (hm->snapshots, snap);
+    g_mutex_unlock (&hm->lock);
     g_usleep (100);
   }
   return NULL;
@@ -1214,16 +1228,20 @@ GST_START_TEST (test_get_state_under_load)
   GstHarness *h = new_stream_harness (F32_CAPS (1));
   GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
   GPtrArray *states = g_ptr_array_new_with_free_func (g_free);
-  Hammer hm = { h->element, 0,
-    g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref) };
+  Hammer hm = { h->element, 0, { 0 }, NULL };
   GThread *threads[2];
   GstBuffer *sbuf;
   gsize n_values = 0;
 
   gst_harness_set_sink_caps_str (hs, "application/x-rnn-state,format=F32LE");
   /* The zero state is a completed state too (before the first buffer). */
+  g_mutex_init (&hm.lock);
+  hm.snapshots
+      = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   threads[0] = g_thread_new ("hammer0", hammer_get_state, &hm);
   threads[1] = g_thread_new ("hammer1", hammer_get_state, &hm);
+  while (hammer_count (&hm) == 0)
+    g_usleep (100);
   for (k = 0; k < n / HOP; k++) {
     GstMapInfo map;
 
@@ -1235,6 +1253,10 @@ GST_START_TEST (test_get_state_under_load)
     gst_buffer_unmap (sbuf, &map);
     gst_buffer_unref (sbuf);
   }
+  /* Let the hammers see the last state too. */
+  k = hammer_count (&hm);
+  while (hammer_count (&hm) < k + 2)
+    g_usleep (100);
   g_atomic_int_set (&hm.stop, 1);
   g_thread_join (threads[0]);
   g_thread_join (threads[1]);
@@ -1262,6 +1284,7 @@ GST_START_TEST (test_get_state_under_load)
 
   GST_INFO ("%u snapshots checked", matched);
   g_ptr_array_unref (hm.snapshots);
+  g_mutex_clear (&hm.lock);
   g_ptr_array_unref (states);
   g_free (x);
   g_free (y);
