@@ -10,7 +10,7 @@
 # few minutes of audio and trains for 2 epochs, to test the chain.
 #
 # Settings (environment): SEED (1), TRAIN_MINUTES (120), VAL_MINUTES (10),
-# TEST_SECONDS (10), EPOCHS (34), TRAIN_BUDGET (42, minutes of training wall
+# TEST_SECONDS (10), EPOCHS (22), TRAIN_BUDGET (42, minutes of training wall
 # time), JOBS (2). Needs Debian's python3-torch, python3-scipy,
 # python3-numpy, espeak-ng, flite, festival, festvox-kallpc16k,
 # festvox-kdlpc16k and festvox-us-slt-hts.
@@ -45,7 +45,7 @@ else
   TRAIN_MINUTES=${TRAIN_MINUTES:-120}
   VAL_MINUTES=${VAL_MINUTES:-10}
   TEST_SECONDS=${TEST_SECONDS:-10}
-  EPOCHS=${EPOCHS:-34}
+  EPOCHS=${EPOCHS:-22}
   TRAIN_BUDGET=${TRAIN_BUDGET:-42}
   DATA="$BUILD/train-data"
 fi
