@@ -583,12 +583,28 @@ element_type_from_format (const gchar *format)
   return RNN_STATE_ELEMENT_F32;
 }
 
+/* The state stream belongs to its audio stream: derive its id from the
+ * audio's (gst_pad_create_stream_id () refuses elements with several sink
+ * pads). */
+static gchar *
+state_stream_id (GstRnnDenoisePad *pad)
+{
+  gchar *upstream = gst_pad_get_stream_id (GST_PAD (pad));
+  gchar *id;
+
+  if (upstream != NULL)
+    id = g_strdup_printf ("%s/rnn-state", upstream);
+  else
+    id = g_strdup_printf ("rnndenoise/%s/rnn-state", GST_PAD_NAME (pad));
+  g_free (upstream);
+  return id;
+}
+
 /* Streaming thread. Picks the state format downstream accepts (F32LE
  * first), sets up a buffer pool of state-sized buffers and sends the
  * sticky events. Returns FALSE if the state pad cannot be used now. */
 static gboolean
-negotiate_state_pad (GstRnnDenoise *self, GstRnnDenoisePad *pad,
-    GstPad *statepad)
+negotiate_state_pad (GstRnnDenoisePad *pad, GstPad *statepad)
 {
   const RnnStateDescriptor *slot_desc;
   GstCaps *ours, *peer, *caps;
@@ -626,8 +642,7 @@ negotiate_state_pad (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   gst_buffer_pool_set_config (pad->state_pool, config);
   gst_buffer_pool_set_active (pad->state_pool, TRUE);
 
-  stream_id = gst_pad_create_stream_id_printf (statepad, GST_ELEMENT (self),
-      "state-%u", pad->index);
+  stream_id = state_stream_id (pad);
   gst_pad_push_event (statepad, gst_event_new_stream_start (stream_id));
   g_free (stream_id);
   gst_pad_push_event (statepad, gst_event_new_caps (caps));
@@ -835,6 +850,11 @@ push_in_input_buffer (GstRnnDenoisePad *pad, GstBuffer *buf,
     gst_buffer_unref (buf);
     return GST_FLOW_OK;
   }
+  if ((gsize) n * pad->info.bpf > gst_buffer_get_size (buf)) {
+    /* More out than in: silence added after a mid-stream reset. */
+    gst_buffer_unref (buf);
+    return push_samples (pad, samples, n, pts);
+  }
   buf = gst_buffer_make_writable (buf);
   gst_buffer_resize (buf, 0, (gssize) n * pad->info.bpf);
   write_samples (pad, buf, samples, n);
@@ -847,6 +867,36 @@ push_in_input_buffer (GstRnnDenoisePad *pad, GstBuffer *buf,
   return gst_pad_push (pad->srcpad, buf);
 }
 
+/* A reset or an import made by the application mid-stream replaces the
+ * samples inside the processor: @lost samples of output (the in-flight
+ * ones) will never come, or some will come twice if @lost is negative.
+ * Keep one output sample per input sample so that timestamps and counts
+ * stay exact: silence stands in for the lost ones, repeats are dropped.
+ * @samples has room for @lost more samples. */
+static void
+keep_sample_count (GstRnnDenoisePad *pad, gfloat *samples, guint *produced,
+    gint64 lost)
+{
+  gsize ch = pad->info.channels;
+  guint skip;
+
+  if (lost > 0) {
+    memmove (samples + (gsize) lost * ch, samples,
+        (gsize) *produced * ch * sizeof (gfloat));
+    memset (samples, 0, (gsize) lost * ch * sizeof (gfloat));
+    *produced += (guint) lost;
+  } else if (lost < 0) {
+    skip = (guint) MIN ((guint64) (-lost), *produced);
+    memmove (samples, samples + (gsize) skip * ch,
+        (gsize) (*produced - skip) * ch * sizeof (gfloat));
+    *produced -= skip;
+  }
+  GST_DEBUG_OBJECT (pad,
+      "state replaced mid-stream: %" G_GINT64_FORMAT
+      " samples of silence (negative: dropped)",
+      lost);
+}
+
 /* Pushes the stream's tail (the samples still inside the processor) as if
  * silence followed, without changing the stream state. */
 static GstFlowReturn
@@ -857,7 +907,11 @@ drain (GstRnnDenoisePad *pad)
   if (pad->processor == NULL || pad->held == 0)
     return GST_FLOW_OK;
   n = dsp_processor_drain (pad->processor, pad->tail);
-  GST_DEBUG_OBJECT (pad, "drained %u samples", n);
+  GST_DEBUG_OBJECT (pad, "drained %u samples, %u expected", n, pad->held);
+  /* An application reset since the last buffer emptied the processor. */
+  if (n != pad->held)
+    keep_sample_count (pad, pad->tail, &n, (gint64) pad->held - n);
+  n = MIN (n, pad->held);
   pad->held = 0;
   return push_samples (pad, pad->tail, n,
       sample_time (pad, (gint64) pad->in_samples - n));
@@ -869,7 +923,12 @@ static gfloat *
 input_samples (GstRnnDenoisePad *pad, GstMapInfo *map, guint n)
 {
   gsize i, total = (gsize) n * pad->info.channels;
-  gfloat *work = ensure_work (pad, total + 1);
+  /* Room for a latency's worth more: see keep_sample_count (). */
+  gfloat *work = ensure_work (pad,
+      total
+          + (gsize) pad->info.channels
+              * dsp_processor_get_latency (pad->processor)
+          + 1);
 
   if (GST_AUDIO_INFO_FORMAT (&pad->info) == GST_AUDIO_FORMAT_F32)
     memcpy (work, map->data, total * sizeof (gfloat));
@@ -898,15 +957,14 @@ warn_about_report (GstRnnDenoise *self, GstRnnDenoisePad *pad,
 /* Streaming thread. Returns a state buffer to fill (mapped in @map), or
  * NULL when no state pad is linked: an unlinked state pad costs no copy. */
 static GstBuffer *
-acquire_state_buffer (GstRnnDenoise *self, GstRnnDenoisePad *pad,
-    GstPad *statepad, GstMapInfo *map)
+acquire_state_buffer (GstRnnDenoisePad *pad, GstPad *statepad, GstMapInfo *map)
 {
   GstBuffer *state_buf = NULL;
 
   if (statepad == NULL || !gst_pad_is_linked (statepad))
     return NULL;
   if ((!pad->state_negotiated || pad->state_needs_events)
-      && !negotiate_state_pad (self, pad, statepad))
+      && !negotiate_state_pad (pad, statepad))
     return NULL;
   if (gst_buffer_pool_acquire_buffer (pad->state_pool, &state_buf, NULL)
       != GST_FLOW_OK)
@@ -968,7 +1026,8 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   gdouble in_energy = 0.0;
   gboolean state_pushed = FALSE;
   gfloat *samples;
-  guint n, produced;
+  guint n, produced, held_before;
+  gint64 first_out, lost;
 
   if (pad->processor == NULL || !pad->have_info) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -1001,18 +1060,27 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
     in_energy = energy_of (samples, (gsize) n * pad->info.channels);
 
   statepad = get_statepad (self, pad);
-  state_buf = acquire_state_buffer (self, pad, statepad, &state_map);
+  state_buf = acquire_state_buffer (pad, statepad, &state_map);
 
   /* In place: output index never passes input index. */
   produced = dsp_processor_process (pad->processor, samples, samples, n,
       state_buf != NULL ? &pad->state_desc : NULL,
       state_buf != NULL ? state_map.data : NULL,
       state_buf != NULL ? state_map.size : 0, &report);
+  /* Output continues where it stopped: the first sample due is input
+   * sample in_samples - held. At the start of a stream an imported state
+   * may bring earlier samples (negative index): they are its own. */
+  held_before = pad->held;
+  first_out = (gint64) pad->in_samples - held_before;
+  lost = (gint64) held_before + n - produced - report.held;
+  if (pad->invocation > 0 && lost != 0)
+    keep_sample_count (pad, samples, &produced, lost);
+  else
+    first_out = (gint64) pad->in_samples + n - report.held - produced;
   pad->held = report.held;
   pad->invocation++;
   pad->in_samples += n;
-  out_pts
-      = sample_time (pad, (gint64) pad->in_samples - report.held - produced);
+  out_pts = sample_time (pad, first_out);
   warn_about_report (self, pad, &report);
   clear_applied_import (pad);
   if (settings.post_messages)

@@ -704,6 +704,35 @@ GST_START_TEST (test_reset_events)
 
 GST_END_TEST;
 
+/* A reset or an import by the application mid-stream replaces the samples
+ * inside the element: silence stands in for them, so the output still has
+ * one sample per input sample, with continuous timestamps. */
+GST_START_TEST (test_midstream_reset_keeps_count)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *other = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (4 * 4800, 1, 17), *y;
+  GBytes *fresh;
+  gboolean ok;
+
+  /* A fresh stream's state still has its whole pre-roll ahead. */
+  fresh = get_state (other->element, "sink_0");
+  push_signal (h, x, 4800, 1, 1000, 0);
+  g_signal_emit_by_name (h->element, "reset", "sink_0", &ok);
+  push_signal (h, x + 4800, 4800, 1, 1000, 4800);
+  fail_unless (set_state (h->element, "sink_0", fresh));
+  push_signal (h, x + 9600, 4800, 1, 1000, 9600);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  fail_unless_equals_int (pull_all (h, 1, &y, 0), 14400);
+  g_bytes_unref (fresh);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (other);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* DISCONT resets unless reset-on-discont=false: after a DISCONT buffer the
  * state equals a fresh stream's after that buffer. */
 GST_START_TEST (test_discont)
@@ -1375,6 +1404,7 @@ rnndenoise_suite (void)
   tcase_add_test (tc, test_state_buffers_recycled);
   tcase_add_loop_test (tc, test_reset_events, 0, G_N_ELEMENTS (reset_cases));
   tcase_add_loop_test (tc, test_discont, 0, 2);
+  tcase_add_test (tc, test_midstream_reset_keeps_count);
   tcase_add_loop_test (tc, test_migration_bit_exact, 0,
       G_N_ELEMENTS (split_points));
   suite_add_tcase (s, tc);
