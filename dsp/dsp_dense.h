@@ -91,6 +91,43 @@ typedef struct
 void dsp_matrix_gemv (const DspMatrix *matrix, const gfloat *input,
     const gfloat *bias, gfloat *output);
 
+/* dsp_tanh: a rational approximation x P(x²) / Q(x²) on [-9, 9] (a
+ * weighted least-squares fit, see dsp/tools/fit_tanh.py), within 3.5e-7 of
+ * tanh for every float, and bounded by 1. About ten times faster than libm's
+ * tanhf, and the same bits on every machine and C library, which keeps
+ * migrated streams bit-exact across hosts. NaN stays NaN. */
+static inline gfloat
+dsp_tanh (gfloat x)
+{
+  gfloat x2, p, q, y;
+
+  x = x > 9.0f ? 9.0f : x;
+  x = x < -9.0f ? -9.0f : x;
+  x2 = x * x;
+  p = 9.9999990644e-01f
+      + x2
+          * (1.3373182780e-01f
+              + x2
+                  * (3.4865635566e-03f
+                      + x2 * (2.0471504748e-05f + x2 * 1.3183727887e-08f)));
+  q = 1.0f
+      + x2
+          * (4.6706479672e-01f
+              + x2
+                  * (2.5841911013e-02f
+                      + x2 * (3.2713543599e-04f + x2 * 7.7024698437e-07f)));
+  y = x * p / q;
+  y = y > 1.0f ? 1.0f : y;
+  return y < -1.0f ? -1.0f : y;
+}
+
+/* dsp_sigmoid: 1 / (1 + exp (-x)) as (1 + tanh (x / 2)) / 2, within 2e-7. */
+static inline gfloat
+dsp_sigmoid (gfloat x)
+{
+  return 0.5f + 0.5f * dsp_tanh (0.5f * x);
+}
+
 void dsp_activation_apply (DspActivation activation, gfloat *values,
     guint n_values);
 

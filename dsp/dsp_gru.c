@@ -20,12 +20,6 @@ typedef struct
   DspGruWeights weights; /* the arrays are borrowed from the model */
 } DspGru;
 
-static inline gfloat
-sigmoid (gfloat x)
-{
-  return 1.0f / (1.0f + expf (-x));
-}
-
 /* scratch: 6 * hidden_size floats, reused for every row. */
 static void
 dsp_gru_step (const DspCell *cell, const gfloat *input, gfloat *hidden,
@@ -46,9 +40,9 @@ dsp_gru_step (const DspCell *cell, const gfloat *input, gfloat *hidden,
     dsp_matrix_gemv (&w->w_ih, x, w->b_ih, gi);
     dsp_matrix_gemv (&w->w_hh, h, w->b_hh, gh);
     for (i = 0; i < n_hid; i++) {
-      gfloat r = sigmoid (gi[i] + gh[i]);
-      gfloat z = sigmoid (gi[n_hid + i] + gh[n_hid + i]);
-      gfloat n = tanhf (gi[2 * n_hid + i] + r * gh[2 * n_hid + i]);
+      gfloat r = dsp_sigmoid (gi[i] + gh[i]);
+      gfloat z = dsp_sigmoid (gi[n_hid + i] + gh[n_hid + i]);
+      gfloat n = dsp_tanh (gi[2 * n_hid + i] + r * gh[2 * n_hid + i]);
 
       h[i] = (1.0f - z) * n + z * h[i];
     }
