@@ -138,6 +138,22 @@ gemv_avx2 (const DspMatrix *matrix, const gfloat *input, gfloat *output)
 }
 #endif
 
+static gint portable_only = 0;
+
+/**
+ * dsp_dense_set_portable_only:
+ * @portable_only: TRUE to use the portable kernels even where AVX2 exists
+ *
+ * For tests and benchmarks: the two kernel copies give identical results,
+ * and this is how a test shows it. Thread-safe; takes effect at the next
+ * call.
+ */
+void
+dsp_dense_set_portable_only (gboolean portable)
+{
+  g_atomic_int_set (&portable_only, portable ? 1 : 0);
+}
+
 /**
  * dsp_matrix_gemv:
  * @matrix: a rows x cols matrix (float, or int8 with per-row scales)
@@ -155,7 +171,7 @@ dsp_matrix_gemv (const DspMatrix *matrix, const gfloat *input,
   guint r;
 
 #ifdef DSP_DENSE_AVX2
-  if (__builtin_cpu_supports ("avx2"))
+  if (__builtin_cpu_supports ("avx2") && !g_atomic_int_get (&portable_only))
     gemv_avx2 (matrix, input, output);
   else
 #endif

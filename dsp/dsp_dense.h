@@ -88,6 +88,8 @@ typedef struct
   const gfloat *bias;
 } DspDense;
 
+void dsp_dense_set_portable_only (gboolean portable);
+
 void dsp_matrix_gemv (const DspMatrix *matrix, const gfloat *input,
     const gfloat *bias, gfloat *output);
 

@@ -290,6 +290,67 @@ START_TEST (test_activation_limits)
 }
 END_TEST
 
+/* The AVX2 and the portable kernels give the same bits, for float and int8
+ * weights, at every length (tails included). */
+START_TEST (test_kernels_identical)
+{
+  GRand *rand = g_rand_new_with_seed (99);
+  gfloat w[64 * 67], x[67], bias[64], scale[64], a[64], b[64];
+  gint8 q[64 * 67];
+  DspMatrix m;
+  guint cols, i;
+
+  for (i = 0; i < G_N_ELEMENTS (w); i++) {
+    w[i] = (gfloat) g_rand_double_range (rand, -1.0, 1.0);
+    q[i] = (gint8) g_rand_int_range (rand, -127, 128);
+  }
+  for (i = 0; i < 67; i++)
+    x[i] = (gfloat) g_rand_double_range (rand, -3.0, 3.0);
+  for (i = 0; i < 64; i++) {
+    bias[i] = (gfloat) g_rand_double_range (rand, -1.0, 1.0);
+    scale[i] = (gfloat) g_rand_double_range (rand, 0.001, 0.02);
+  }
+  for (cols = 1; cols <= 67; cols++) {
+    m = (DspMatrix){ DSP_WEIGHT_F32, 64, cols, w, NULL, NULL };
+    dsp_dense_set_portable_only (FALSE);
+    dsp_matrix_gemv (&m, x, bias, a);
+    dsp_dense_set_portable_only (TRUE);
+    dsp_matrix_gemv (&m, x, bias, b);
+    ck_assert (memcmp (a, b, sizeof (a)) == 0);
+
+    m = (DspMatrix){ DSP_WEIGHT_S8, 64, cols, NULL, q, scale };
+    dsp_dense_set_portable_only (FALSE);
+    dsp_matrix_gemv (&m, x, bias, a);
+    dsp_dense_set_portable_only (TRUE);
+    dsp_matrix_gemv (&m, x, bias, b);
+    ck_assert (memcmp (a, b, sizeof (a)) == 0);
+  }
+  dsp_dense_set_portable_only (FALSE);
+  g_rand_free (rand);
+}
+END_TEST
+
+/* dsp_tanh and dsp_sigmoid stay within their documented error. */
+START_TEST (test_fast_activations_accuracy)
+{
+  gdouble worst_tanh = 0.0, worst_sigmoid = 0.0;
+  gint i;
+
+  for (i = -2000000; i <= 2000000; i++) {
+    gfloat x = i * 6e-6f;
+
+    worst_tanh = MAX (worst_tanh, fabs (dsp_tanh (x) - tanh (x)));
+    worst_sigmoid = MAX (worst_sigmoid,
+        fabs (dsp_sigmoid (x) - 1.0 / (1.0 + exp (-(gdouble) x))));
+  }
+  ck_assert_double_le (worst_tanh, 3.5e-7);
+  ck_assert_double_le (worst_sigmoid, 2e-7);
+  ck_assert_float_eq (dsp_tanh (100.0f), 1.0f);
+  ck_assert_float_eq (dsp_tanh (-100.0f), -1.0f);
+  ck_assert (isnan (dsp_tanh (NAN)));
+}
+END_TEST
+
 static Suite *
 nnet_suite (void)
 {
@@ -307,10 +368,12 @@ nnet_suite (void)
   tcase_add_loop_test (tc, test_dense_matches_reference, 0,
       G_N_ELEMENTS (activations));
   tcase_add_test (tc, test_gemv_lengths);
+  tcase_add_test (tc, test_kernels_identical);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("activation");
   tcase_add_test (tc, test_activation_limits);
+  tcase_add_test (tc, test_fast_activations_accuracy);
   suite_add_tcase (s, tc);
 
   return s;
