@@ -72,7 +72,7 @@ denoise (gint16 *x, gsize n_samples, gint suppress_db)
 
   speex_preprocess_ctl (st, SPEEX_PREPROCESS_SET_DENOISE, &on);
   speex_preprocess_ctl (st, SPEEX_PREPROCESS_SET_AGC, &off);
-  speex_preprocess_ctl (st, SPEEX_PREPROCESS_SET_VAD, &off);
+  /* The VAD is off by default; setting it only prints a warning. */
   speex_preprocess_ctl (st, SPEEX_PREPROCESS_SET_DEREVERB, &off);
   if (suppress_db > 0)
     speex_preprocess_ctl (st, SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, &suppress);

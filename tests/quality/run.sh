@@ -1,0 +1,135 @@
+#!/bin/sh
+# The quality report: rnndenoise against speexdsp and webrtcdsp on the
+# held-out test mixtures; rewrites docs/quality.md and docs/quality-*.png.
+#
+#   tests/quality/run.sh [BUILD_DIR]
+#
+# BUILD_DIR is a meson build dir (default: build; set up if missing). Test
+# mixtures, processed audio and per-file scores go to BUILD_DIR/quality/;
+# only the report and its plots are written into the source tree.
+#
+# Settings (environment): MODEL (dsp/models/rnndenoise-48k.rnnm), SEEDS
+# (test sets, "1 2 3 4 5 6"), TEST_SECONDS (10), JOBS (2), RNNDENOISE_PROPS,
+# WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method settings),
+# RNNDENOISE_SKIP_INSTALL=1 (no apt-get).
+set -eu
+
+QUALITY_START=$(date +%s)
+export QUALITY_START
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$(cd "$HERE/../.." && pwd)
+BUILD=build
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) BUILD=$arg ;;
+  esac
+done
+case "$BUILD" in
+  /*) ;;
+  *) BUILD="$SRC/$BUILD" ;;
+esac
+MODEL=${MODEL:-$SRC/dsp/models/rnndenoise-48k.rnnm}
+case "$MODEL" in
+  /*) ;;
+  *) MODEL="$SRC/$MODEL" ;;
+esac
+SEEDS=${SEEDS:-1 2 3 4 5 6}
+TEST_SECONDS=${TEST_SECONDS:-10}
+JOBS=${JOBS:-2}
+# Debian's interpreter with python3-numpy/scipy/matplotlib, not whatever
+# is first on PATH.
+PY=/usr/bin/python3
+OUT="$BUILD/quality"
+
+step() {
+  echo
+  echo "== $* ($(date +%H:%M:%S))"
+}
+
+step "packages"
+# Build, GStreamer elements (wavparse/wavenc: good; webrtcdsp: bad),
+# speexdsp, the metrics and plots, and the TTS engines of synth.py.
+PACKAGES="build-essential meson ninja-build pkg-config libglib2.0-dev
+  libfftw3-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-plugins-bad libspeexdsp-dev python3-numpy python3-scipy
+  python3-matplotlib espeak-ng flite festival festvox-kallpc16k
+  festvox-kdlpc16k festvox-us-slt-hts"
+MISSING=
+for p in $PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
+    || MISSING="$MISSING $p"
+done
+if [ -z "$MISSING" ]; then
+  echo "all installed"
+elif [ "${RNNDENOISE_SKIP_INSTALL:-0}" = 1 ]; then
+  echo "missing:$MISSING (RNNDENOISE_SKIP_INSTALL=1, not installing)"
+else
+  if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
+  echo "installing:$MISSING"
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $MISSING \
+    || { $SUDO apt-get update -q \
+      && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        $MISSING; }
+fi
+
+step "build in $BUILD"
+if [ ! -f "$BUILD/build.ninja" ]; then
+  meson setup "$BUILD" "$SRC"
+fi
+ninja -C "$BUILD" plugin/libgstrnndenoise.so dsp/rnndenoise-model
+mkdir -p "$OUT"
+SPEEX="$BUILD/tests/quality/speex_denoise"
+if ninja -C "$BUILD" -t targets all 2>/dev/null \
+    | grep -q '^tests/quality/speex_denoise:'; then
+  ninja -C "$BUILD" tests/quality/speex_denoise
+else
+  # The tests are not configured (no Check): build the baseline directly.
+  SPEEX="$OUT/speex_denoise"
+  cc -O2 -I"$BUILD" -o "$SPEEX" "$HERE/speex_denoise.c" \
+    $(pkg-config --cflags --libs glib-2.0 speexdsp)
+fi
+"$BUILD/dsp/rnndenoise-model" info "$MODEL"
+
+step "held-out test mixtures (seeds $SEEDS)"
+TRAIN="$SRC/dsp/train"
+STAMP="seconds=$TEST_SECONDS split=$(cksum < "$TRAIN/split.txt" | cut -d' ' -f1)"
+STAMP="$STAMP code=$(cat "$TRAIN/synth.py" "$TRAIN/tts.py" "$TRAIN/noises.py" \
+    | cksum | cut -d' ' -f1)"
+TESTDIRS=
+DATA_START=$(date +%s)
+for seed in $SEEDS; do
+  DIR="$OUT/data/seed$seed"
+  if [ -f "$DIR/stamp" ] && [ "$(cat "$DIR/stamp")" = "$STAMP" ]; then
+    echo "seed $seed: up to date, kept"
+  else
+    rm -rf "$DIR"
+    mkdir -p "$DIR"
+    # Only the test set is used: the training pools and mixtures are cut
+    # to the minimum and removed.
+    $PY "$TRAIN/synth.py" "$DIR" --seed "$seed" --train-minutes 0 \
+        --val-minutes 0 --test-seconds "$TEST_SECONDS" --jobs "$JOBS"
+    rm -rf "$DIR/train" "$DIR/val"
+    echo "$STAMP" > "$DIR/stamp"
+  fi
+  TESTDIRS="$TESTDIRS $DIR/test"
+done
+QUALITY_DATA_SECONDS=$(( $(date +%s) - DATA_START ))
+export QUALITY_DATA_SECONDS
+
+step "metrics self-check"
+$PY "$HERE/metrics.py" --self-check
+
+step "run the methods, score, write docs/quality.md"
+rm -rf "$OUT/work"
+MODEL_NAME=$MODEL
+case "$MODEL" in
+  "$SRC"/*) MODEL_NAME=${MODEL#"$SRC"/} ;;
+esac
+$PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
+    --model-name "$MODEL_NAME" --speex "$SPEEX" --work "$OUT/work" \
+    --docs "$SRC/docs" --jobs "$JOBS" $TESTDIRS
+
+step "done in $(( ($(date +%s) - QUALITY_START + 30) / 60 )) min"
+echo "report: $SRC/docs/quality.md"
