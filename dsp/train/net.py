@@ -72,7 +72,8 @@ class DenoiseNet(nn.Module):
         for k, gru in enumerate((self.gru1, self.gru2)):
             layers.append({
                 "kind": GRU, "input": k + 1, "activation": LINEAR,
-                "weights": [as_f64(gru.weight_ih_l0), as_f64(gru.weight_hh_l0)],
+                "weights": [as_f64(gru.weight_ih_l0),
+                            as_f64(gru.weight_hh_l0)],
                 "biases": [as_f64(gru.bias_ih_l0), as_f64(gru.bias_hh_l0)]})
         for head in (self.gain, self.vad):
             layers.append({"kind": DENSE, "input": 3, "activation": SIGMOID,

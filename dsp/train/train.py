@@ -9,7 +9,9 @@ training sequences, each from the zero state; validation runs on the whole
 validation sequences, as a stream would. The checkpoint with the lowest
 validation loss is kept in OUT.pt, with the sizes, the feature
 normalisation, the frame layout and the per-epoch log. Training stops after
-N epochs or before an epoch would end past M minutes of wall time.
+N epochs or before an epoch would end past M minutes of wall time; the
+learning rate decays by LR_DECAY per epoch whatever N is, so a run the time
+budget stopped after K epochs is reproduced exactly by --epochs K.
 
 The loss weighs speech distortion and residual noise (RNNoise-style): on
 bands with a target (gain >= 0), with d = sqrt(g) - sqrt(g_target),
@@ -32,6 +34,7 @@ from net import DenoiseNet
 RESIDUAL_WEIGHT = 0.5
 QUARTIC_WEIGHT = 10.0
 VAD_WEIGHT = 0.1
+LR_DECAY = 0.88  # learning rate factor per epoch
 
 
 def loss_terms(gains, vad, target_gains, target_vad):
@@ -139,8 +142,9 @@ def main():
     net.set_normalisation(train_data.features.mean(0),
                           train_data.features.std(0))
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(
-        opt, T_max=args.epochs, eta_min=args.lr / 20)
+    # A per-epoch decay that does not depend on the number of epochs: a run
+    # cut short by the time budget after K epochs is the same as --epochs K.
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=LR_DECAY)
     print("train: %d frames (%.1f min) in %d sequences, validation %d "
           "frames; %d parameters; up to %d epochs or %.0f min"
           % (len(train_data.vad), len(train_data.vad) / 6000.0,
