@@ -1,0 +1,26 @@
+#!/bin/sh
+# Denoises a WAV file. The input may have any rate, sample format and 1 to
+# 8 channels: audioconvert and audioresample bring it to what the model
+# takes (48 kHz, F32 or S16); the output is 48 kHz, 16-bit WAV.
+#
+# Usage: pipelines/denoise-file.sh IN.wav OUT.wav [PROPERTY=VALUE...]
+#   e.g. pipelines/denoise-file.sh noisy.wav denoised.wav attenuation-limit=30
+#
+# Extra arguments are rnndenoise properties (attenuation-limit, vad-threshold,
+# vad-hold, model=FILE, ...). BUILD_DIR (default: build) picks the build
+# directory; without one, the installed plugin is used.
+set -eu
+. "$(dirname -- "$0")/common.sh"
+
+if [ $# -lt 2 ]; then
+  sed -n '2,13s/^# \{0,1\}//p' "$0" >&2
+  exit 2
+fi
+in=$1
+out=$2
+shift 2
+
+$GST_LAUNCH -q filesrc location="$in" ! wavparse ! audioconvert ! \
+  audioresample ! rnndenoise "$@" ! audioconvert ! \
+  audio/x-raw,format=S16LE ! wavenc ! filesink location="$out"
+echo "denoised: $out"

@@ -1,0 +1,128 @@
+#!/bin/sh
+# gst-launch-1.0 runs against the plugin in the build directory, each
+# checked by pipeline-check. Run by meson (suite "pipeline"), which sets
+# the plugin path and a per-test registry:
+#   tests/pipelines/pipeline-tests.sh CASE PIPELINE_CHECK WORK_DIR
+# CASE: equal-counts, two-streams, state-stream, refuse-44k,
+# refuse-44k-file, latency.
+set -eu
+
+case=$1
+check=$2
+work=$3
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+launch () {
+  echo "+ gst-launch-1.0 $*"
+  gst-launch-1.0 -q "$@"
+}
+
+case $case in
+  equal-counts)
+    # Buffers of any size, in S16 and F32, mono and stereo: the output has
+    # exactly as many samples as the input (the tail is drained at EOS).
+    # samples-per-buffer buffers format channels
+    while read -r spb n format channels; do
+      out=out-$spb-$n-$format-$channels.wav
+      launch audiotestsrc wave=pink-noise samplesperbuffer="$spb" \
+        num-buffers="$n" ! \
+        "audio/x-raw,rate=48000,format=$format,channels=$channels" ! \
+        rnndenoise ! wavenc ! filesink location="$out"
+      "$check" wav-frames "$out" $((spb * n)) 48000 "$channels"
+    done <<LIST
+1 2000 S16LE 1
+479 60 S16LE 1
+480 60 S16LE 1
+481 60 F32LE 2
+4096 12 S16LE 1
+4096 12 F32LE 8
+100 3 S16LE 1
+480 1 F32LE 1
+1 1 S16LE 1
+LIST
+    # File in, file out; then a 22.05 kHz file through audioresample,
+    # against the same chain without rnndenoise.
+    launch audiotestsrc wave=pink-noise samplesperbuffer=1000 \
+      num-buffers=37 ! audio/x-raw,rate=48000,channels=2 ! wavenc ! \
+      filesink location=in48.wav
+    launch filesrc location=in48.wav ! wavparse ! rnndenoise ! wavenc ! \
+      filesink location=out48.wav
+    "$check" wav-same in48.wav out48.wav
+    launch audiotestsrc wave=pink-noise samplesperbuffer=777 \
+      num-buffers=41 ! audio/x-raw,rate=22050,channels=1 ! wavenc ! \
+      filesink location=in22.wav
+    launch filesrc location=in22.wav ! wavparse ! audioconvert ! \
+      audioresample ! audio/x-raw,rate=48000 ! wavenc ! \
+      filesink location=ref22.wav
+    launch filesrc location=in22.wav ! wavparse ! audioconvert ! \
+      audioresample ! rnndenoise ! audioconvert ! wavenc ! \
+      filesink location=out22.wav
+    "$check" wav-same ref22.wav out22.wav
+    ;;
+
+  two-streams)
+    # Two streams of different formats and lengths through one element:
+    # both complete, each with as many samples as went in.
+    launch rnndenoise name=d sink_1::attenuation-limit=20 \
+      audiotestsrc wave=pink-noise samplesperbuffer=479 num-buffers=70 ! \
+        audio/x-raw,rate=48000,format=S16LE,channels=1 ! d.sink_0 \
+      d.src_0 ! wavenc ! filesink location=s0.wav \
+      audiotestsrc freq=300 samplesperbuffer=1024 num-buffers=40 ! \
+        audio/x-raw,rate=48000,format=F32LE,channels=2 ! d.sink_1 \
+      d.src_1 ! wavenc ! filesink location=s1.wav
+    "$check" wav-frames s0.wav $((479 * 70)) 48000 1
+    "$check" wav-frames s1.wav $((1024 * 40)) 48000 2
+    ;;
+
+  state-stream)
+    # The state stream in each format, for one and two channels: one state
+    # buffer per input buffer that completed a 10 ms frame (480 samples),
+    # each of the size the caps give, every value finite and bounded.
+    # A queue on each branch: both come from one streaming thread.
+    for format in F32LE S16LE S8; do
+      for channels in 1 2; do
+        out=state-$format-$channels.bin
+        echo "+ gst-launch-1.0 -v ... d.state_0 ! $format ! filesink $out"
+        gst-launch-1.0 -v audiotestsrc wave=pink-noise samplesperbuffer=479 \
+          num-buffers=60 ! "audio/x-raw,rate=48000,channels=$channels" ! \
+          rnndenoise name=d ! queue ! fakesink \
+          d.state_0 ! queue ! "application/x-rnn-state,format=$format" ! \
+          filesink location="$out" >launch.log
+        caps=$(sed -n 's/^.*:d\.GstPad:state_0: caps = //p' launch.log |
+          head -n 1)
+        "$check" state "$out" "$caps" 479 60 480
+      done
+    done
+    ;;
+
+  refuse-44k)
+    # 44.1 kHz without audioresample: negotiation fails, and the element
+    # says what it takes and to put audioresample in front.
+    "$check" refusal "audiotestsrc num-buffers=10 ! \
+      audio/x-raw,rate=44100 ! rnndenoise ! fakesink"
+    ;;
+
+  refuse-44k-file)
+    # The same from a 44.1 kHz WAV file: wavparse sets its caps without a
+    # caps query, so only the accept-caps query sees them.
+    launch audiotestsrc num-buffers=10 ! audio/x-raw,rate=44100 ! wavenc ! \
+      filesink location=in44.wav
+    "$check" refusal "filesrc location=in44.wav ! wavparse ! rnndenoise ! \
+      fakesink"
+    ;;
+
+  latency)
+    # The latency query: the element adds 20 ms (10 ms of STFT overlap and
+    # 10 ms of framing).
+    "$check" latency "audiotestsrc num-buffers=5 ! audio/x-raw,rate=48000 ! \
+      rnndenoise name=d ! fakesink" 20000000
+    ;;
+
+  *)
+    echo "unknown case $case" >&2
+    exit 2
+    ;;
+esac
+echo "PASS: $case"
