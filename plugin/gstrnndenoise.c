@@ -90,6 +90,7 @@ enum
   PROP_PAD_0,
   PROP_PAD_ATTENUATION_LIMIT,
   PROP_PAD_VAD_THRESHOLD,
+  PROP_PAD_STATE_STATS,
 };
 
 enum
@@ -243,11 +244,38 @@ gst_rnn_denoise_pad_set_property (GObject *object, guint prop_id,
   GST_OBJECT_UNLOCK (pad);
 }
 
+/* The counters of the stream's state slot, or NULL before caps. */
+static GstStructure *
+state_stats (GstRnnDenoisePad *pad)
+{
+  RnnStateCounters c;
+
+  g_mutex_lock (&pad->lock);
+  if (pad->processor == NULL) {
+    g_mutex_unlock (&pad->lock);
+    return NULL;
+  }
+  rnn_state_slot_get_counters (dsp_processor_get_slot (pad->processor), &c);
+  g_mutex_unlock (&pad->lock);
+  return gst_structure_new ("rnn-state-stats", "invocations", G_TYPE_UINT64,
+      c.invocations, "bytes-written-back", G_TYPE_UINT64, c.bytes_written_back,
+      "bytes-side-copied", G_TYPE_UINT64, c.bytes_side_copied, "copies",
+      G_TYPE_UINT64, c.copies, "imports", G_TYPE_UINT64, c.imports,
+      "rejected-imports", G_TYPE_UINT64, c.rejected_imports, "resets",
+      G_TYPE_UINT64, c.resets, NULL);
+}
+
 static void
 gst_rnn_denoise_pad_get_property (GObject *object, guint prop_id, GValue *value,
     GParamSpec *pspec)
 {
   GstRnnDenoisePad *pad = GST_RNN_DENOISE_PAD (object);
+
+  if (prop_id == PROP_PAD_STATE_STATS) {
+    g_value_take_boxed (value, state_stats (pad));
+    return;
+  }
+
 
   GST_OBJECT_LOCK (pad);
   switch (prop_id) {
@@ -317,6 +345,19 @@ gst_rnn_denoise_pad_class_init (GstRnnDenoisePadClass *klass)
           -1.0, 1.0, DEFAULT_PAD_OVERRIDE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstRnnDenoisePad:state-stats:
+   *
+   * The counters of this stream's state slot since its caps: invocations
+   * (buffers written back), bytes-written-back, bytes-side-copied (to the
+   * state pad), copies (whole-state transfers), imports, rejected-imports
+   * and resets. NULL before caps.
+   */
+  g_object_class_install_property (gobject_class, PROP_PAD_STATE_STATS,
+      g_param_spec_boxed ("state-stats", "State statistics",
+          "Counters of this stream's state slot", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 }
 
 static void

@@ -610,6 +610,59 @@ GST_START_TEST (test_state_buffers_recycled)
 
 GST_END_TEST;
 
+/* Contract point 2 in numbers: every buffer is written back into the slot,
+ * linked state pad or not; only the side copy depends on the link. */
+GST_START_TEST (test_state_stats)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
+  GstHarness *u = new_stream_harness (F32_CAPS (1));
+  GstPad *sinkpad = gst_element_get_static_pad (h->element, "sink_0");
+  GstPad *unlinked = gst_element_get_static_pad (u->element, "sink_0");
+  gfloat *x = make_signal (10 * HOP, 1, 18);
+  GstStructure *linked_stats, *unlinked_stats;
+  guint64 inv, side, written, copies;
+
+  push_signal (h, x, 10 * HOP, 1, HOP, 0);
+  push_signal (u, x, 10 * HOP, 1, HOP, 0);
+  g_object_get (sinkpad, "state-stats", &linked_stats, NULL);
+  g_object_get (unlinked, "state-stats", &unlinked_stats, NULL);
+  fail_unless (linked_stats != NULL && unlinked_stats != NULL);
+
+  fail_unless (gst_structure_get_uint64 (linked_stats, "invocations", &inv));
+  fail_unless (
+      gst_structure_get_uint64 (linked_stats, "bytes-side-copied", &side));
+  fail_unless (
+      gst_structure_get_uint64 (linked_stats, "bytes-written-back", &written));
+  fail_unless (gst_structure_get_uint64 (linked_stats, "copies", &copies));
+  fail_unless_equals_uint64 (inv, 10);
+  fail_unless (side > 0 && side % 10 == 0);
+  /* One read, one writeback and one side copy per buffer. */
+  fail_unless_equals_uint64 (copies, 30);
+
+  fail_unless (gst_structure_get_uint64 (unlinked_stats, "invocations", &inv));
+  fail_unless_equals_uint64 (inv, 10);
+  fail_unless (
+      gst_structure_get_uint64 (unlinked_stats, "bytes-written-back", &side));
+  fail_unless_equals_uint64 (side, written);
+  fail_unless (
+      gst_structure_get_uint64 (unlinked_stats, "bytes-side-copied", &side));
+  fail_unless_equals_uint64 (side, 0);
+  fail_unless (gst_structure_get_uint64 (unlinked_stats, "copies", &copies));
+  fail_unless_equals_uint64 (copies, 20);
+
+  gst_structure_free (linked_stats);
+  gst_structure_free (unlinked_stats);
+  gst_object_unref (sinkpad);
+  gst_object_unref (unlinked);
+  g_free (x);
+  gst_harness_teardown (hs);
+  gst_harness_teardown (h);
+  gst_harness_teardown (u);
+}
+
+GST_END_TEST;
+
 /* An unlinked state pad costs nothing and does not stop the audio. */
 GST_START_TEST (test_unlinked_state_pad_keeps_audio)
 {
@@ -1402,6 +1455,7 @@ rnndenoise_suite (void)
       G_N_ELEMENTS (state_formats));
   tcase_add_test (tc, test_unlinked_state_pad_keeps_audio);
   tcase_add_test (tc, test_state_buffers_recycled);
+  tcase_add_test (tc, test_state_stats);
   tcase_add_loop_test (tc, test_reset_events, 0, G_N_ELEMENTS (reset_cases));
   tcase_add_loop_test (tc, test_discont, 0, 2);
   tcase_add_test (tc, test_midstream_reset_keeps_count);
