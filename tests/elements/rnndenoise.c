@@ -384,6 +384,66 @@ GST_START_TEST (test_nonfinite_input_warns_and_recovers)
 
 GST_END_TEST;
 
+/* Odd streams: one 10 s buffer, a DISCONT on every buffer, timestamps
+ * going backwards, full-scale square waves and DC. Every case keeps one
+ * output sample per input sample and finite output. */
+typedef enum
+{
+  ODD_HUGE_BUFFER,
+  ODD_DISCONT_STORM,
+  ODD_BACKWARDS_TIME,
+  ODD_SQUARE_WAVE,
+  ODD_DC,
+} OddStream;
+
+GST_START_TEST (test_odd_streams)
+{
+  OddStream what = (OddStream) __i__;
+  guint n = what == ODD_HUGE_BUFFER ? 10 * RATE : 48000, chunk, k, got, i;
+  gfloat *x = make_signal (n, 1, 19), *y;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+
+  if (what == ODD_SQUARE_WAVE)
+    for (i = 0; i < n; i++)
+      x[i] = (i / 55) % 2 ? 1.0f : -1.0f;
+  if (what == ODD_DC)
+    for (i = 0; i < n; i++)
+      x[i] = 0.9f;
+  chunk = what == ODD_HUGE_BUFFER ? n : 700;
+  for (k = 0; k * chunk < n; k++) {
+    guint m = MIN (chunk, n - k * chunk);
+    /* Backwards: each buffer stamped earlier than the one before. */
+    guint64 stamp = what == ODD_BACKWARDS_TIME ? n - k * chunk : k * chunk;
+    GstBuffer *buf = f32_buffer (x + k * chunk, m, 1, stamp);
+
+    if (what == ODD_DISCONT_STORM)
+      GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  if (what == ODD_BACKWARDS_TIME || what == ODD_DISCONT_STORM) {
+    GstBuffer *buf;
+
+    /* Timestamps follow each segment of input: count samples only. */
+    got = 0;
+    while ((buf = gst_harness_try_pull (h)) != NULL) {
+      got += gst_buffer_get_size (buf) / 4;
+      gst_buffer_unref (buf);
+    }
+    fail_unless_equals_int (got, n);
+  } else {
+    got = pull_all (h, 1, &y, 0);
+    fail_unless_equals_int (got, n);
+    for (i = 0; i < got; i++)
+      fail_unless (isfinite (y[i]) && fabsf (y[i]) < 4.0f);
+    g_free (y);
+  }
+  g_free (x);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_gap_passes_through)
 {
   GstHarness *h = new_stream_harness (F32_CAPS (1));
@@ -1042,6 +1102,7 @@ GST_START_TEST (test_bad_model_fails_state_change)
 GST_END_TEST;
 
 static const gchar *const unsupported_caps[] = {
+  "audio/x-raw,format=F32LE,layout=interleaved,rate=48000,channels=0",
   "audio/x-raw,format=F32LE,layout=interleaved,rate=44100,channels=1",
   "audio/x-raw,format=F32LE,layout=interleaved,rate=48000,channels=9",
   "audio/x-raw,format=F32LE,layout=non-interleaved,rate=48000,channels=2",
@@ -1444,6 +1505,7 @@ rnndenoise_suite (void)
   tcase_add_test (tc, test_empty_and_odd_buffers);
   tcase_add_test (tc, test_nonfinite_input_warns_and_recovers);
   tcase_add_test (tc, test_gap_passes_through);
+  tcase_add_loop_test (tc, test_odd_streams, 0, ODD_DC + 1);
   tcase_add_test (tc, test_launch_without_pad_names);
   suite_add_tcase (s, tc);
 
