@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Sourced by the scripts in pipelines/: finds the rnndenoise plugin.
 #
 # BUILD_DIR (default: build, relative to the top of the source tree) names
@@ -5,7 +6,7 @@
 # there, so the scripts run against an uninstalled build. Otherwise the
 # installed plugin is used. GST_LAUNCH may name another gst-launch-1.0.
 
-RNNDENOISE_SRC_DIR=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+RNNDENOISE_SRC_DIR=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-build}
 case $BUILD_DIR in
   /*) RNNDENOISE_BUILD_DIR=$BUILD_DIR ;;

@@ -19,6 +19,11 @@
  *   pipeline-check latency PIPELINE NANOSECONDS
  *       In PIPELINE, the element named "d" adds NANOSECONDS of latency
  *       (its src_0's latency query minus its upstream's).
+ *   pipeline-check launch [-q] [-v] PIPELINE...
+ *       Runs PIPELINE to EOS like gst-launch-1.0 (exit 1 on an error); with
+ *       -v, prints the caps of every pad at EOS in gst-launch-1.0 -v's
+ *       form. The tests use it in builds with sanitizers, where this
+ *       program, unlike gst-launch-1.0, carries the sanitizer runtime.
  *
  * Exits 0 if the check holds, 1 with a message if not, 2 on bad usage.
  */
@@ -444,6 +449,87 @@ check_latency (const gchar *description, const gchar *nanoseconds)
   return 0;
 }
 
+static void
+print_pad_caps (const GValue *item, gpointer user_data)
+{
+  GstPad *pad = g_value_get_object (item);
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gchar *path, *text;
+
+  (void) user_data;
+  if (caps == NULL)
+    return;
+  path = gst_object_get_path_string (GST_OBJECT (pad));
+  text = gst_caps_to_string (caps);
+  g_print ("%s: caps = %s\n", path, text);
+  g_free (text);
+  g_free (path);
+  gst_caps_unref (caps);
+}
+
+static void
+print_element_caps (const GValue *item, gpointer user_data)
+{
+  GstIterator *pads = gst_element_iterate_pads (g_value_get_object (item));
+
+  while (gst_iterator_foreach (pads, print_pad_caps, user_data)
+      == GST_ITERATOR_RESYNC)
+    gst_iterator_resync (pads);
+  gst_iterator_free (pads);
+}
+
+static int
+run_launch (gint argc, gchar **argv)
+{
+  GstElement *pipeline;
+  GstIterator *elements;
+  GError *error = NULL;
+  gboolean verbose = FALSE, ok = FALSE;
+  GstMessage *msg;
+  gchar *debug;
+
+  while (argc > 0
+      && (g_str_equal (argv[0], "-v") || g_str_equal (argv[0], "-q"))) {
+    verbose |= g_str_equal (argv[0], "-v");
+    argv++;
+    argc--;
+  }
+  pipeline = gst_parse_launchv ((const gchar **) argv, &error);
+  if (pipeline == NULL || error != NULL) {
+    g_printerr ("FAIL: the pipeline does not build: %s\n",
+        error != NULL ? error->message : "?");
+    g_clear_error (&error);
+    gst_clear_object (&pipeline);
+    return 1;
+  }
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline), 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg == NULL) {
+    g_printerr ("FAIL: no EOS after 60 s\n");
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &error, &debug);
+    g_printerr ("ERROR: from element %s: %s\n%s\n", GST_MESSAGE_SRC_NAME (msg),
+        error->message, GST_STR_NULL (debug));
+    g_clear_error (&error);
+    g_free (debug);
+  } else {
+    ok = TRUE;
+    if (verbose) {
+      elements = gst_bin_iterate_recurse (GST_BIN (pipeline));
+      while (gst_iterator_foreach (elements, print_element_caps, NULL)
+          == GST_ITERATOR_RESYNC)
+        gst_iterator_resync (elements);
+      gst_iterator_free (elements);
+    }
+  }
+  if (msg != NULL)
+    gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  return ok ? 0 : 1;
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -458,11 +544,14 @@ main (int argc, char *argv[])
     return check_refusal (argv[2]);
   if (argc == 4 && g_str_equal (argv[1], "latency"))
     return check_latency (argv[2], argv[3]);
+  if (argc >= 3 && g_str_equal (argv[1], "launch"))
+    return run_launch (argc - 2, argv + 2);
   g_printerr ("usage: pipeline-check wav-frames FILE FRAMES RATE CHANNELS\n"
               "       pipeline-check wav-same A.wav B.wav\n"
               "       pipeline-check state FILE CAPS SAMPLES_PER_BUFFER "
               "BUFFERS HOP\n"
               "       pipeline-check refusal PIPELINE\n"
-              "       pipeline-check latency PIPELINE NANOSECONDS\n");
+              "       pipeline-check latency PIPELINE NANOSECONDS\n"
+              "       pipeline-check launch [-q] [-v] PIPELINE...\n");
   return 2;
 }
