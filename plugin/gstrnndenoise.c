@@ -35,8 +35,8 @@
  *     rnndenoise attenuation-limit=30 ! audioconvert ! autoaudiosink
  * ]|
  * |[
- * gst-launch-1.0 audiotestsrc num-buffers=100 ! rnndenoise name=d ! \
- *     fakesink d.state_0 ! application/x-rnn-state,format=S8 ! \
+  * gst-launch-1.0 audiotestsrc num-buffers=100 ! rnndenoise name=d ! queue ! \
+ *     fakesink d.state_0 ! application/x-rnn-state,format=S8 ! queue ! \
  *     filesink location=state.bin
  * ]|
  */
@@ -154,7 +154,8 @@ typedef struct
 typedef struct
 {
   GstClockTime start;
-  guint64 samples;
+  guint64 samples; /* output samples */
+  guint64 in_samples;
   gfloat vad_max;
   gdouble vad_sum;
   guint vad_frames;
@@ -200,6 +201,7 @@ struct _GstRnnDenoisePad
   RnnStateDescriptor state_desc; /* the state pad's format */
   gboolean state_negotiated;
   GstBufferPool *state_pool; /* owned, nullable */
+  gboolean discont_pending;  /* flag the next output buffer */
   gboolean warned_odd_size;
   gboolean warned_caps; /* any thread; a hint only, never reset */
   MessageStats stats;
@@ -446,6 +448,7 @@ gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad)
   pad->invocation = 0;
   pad->ts_base = GST_CLOCK_TIME_NONE;
   pad->in_samples = 0;
+  pad->discont_pending = TRUE;
   pad->state_negotiated = FALSE;
 }
 
@@ -471,6 +474,7 @@ gst_rnn_denoise_pad_reset_stream (GstRnnDenoisePad *pad)
   pad->invocation = 0;
   pad->ts_base = GST_CLOCK_TIME_NONE;
   pad->in_samples = 0;
+  pad->discont_pending = TRUE;
   stats_reset (&pad->stats);
   GST_DEBUG_OBJECT (pad, "state reset");
 }
@@ -785,11 +789,12 @@ post_stats_message (GstRnnDenoise *self, GstRnnDenoisePad *pad,
 {
   MessageStats *st = &pad->stats;
   gsize n = st->samples * pad->info.channels;
+  gsize n_in = st->in_samples * pad->info.channels;
   gdouble in_db, out_db, vad_mean;
   GstClockTime duration = samples_to_time (pad, st->samples);
   GstStructure *s;
 
-  in_db = 10.0 * log10 (n > 0 ? st->in_energy / n + 1e-20 : 1e-20);
+  in_db = 10.0 * log10 (n_in > 0 ? st->in_energy / n_in + 1e-20 : 1e-20);
   out_db = 10.0 * log10 (n > 0 ? st->out_energy / n + 1e-20 : 1e-20);
   vad_mean = st->vad_frames > 0 ? st->vad_sum / st->vad_frames : 0.0;
   s = gst_structure_new ("rnndenoise", "pad", G_TYPE_STRING, GST_PAD_NAME (pad),
@@ -813,13 +818,15 @@ post_stats_message (GstRnnDenoise *self, GstRnnDenoisePad *pad,
 static void
 account_buffer (GstRnnDenoise *self, GstRnnDenoisePad *pad,
     const StreamSettings *settings, const DspProcessorReport *report,
-    gdouble in_energy, const gfloat *out, guint n_out, GstClockTime out_pts)
+    gdouble in_energy, guint n_in, const gfloat *out, guint n_out,
+    GstClockTime out_pts)
 {
   MessageStats *st = &pad->stats;
 
   if (!GST_CLOCK_TIME_IS_VALID (st->start))
     st->start = out_pts;
   st->samples += n_out;
+  st->in_samples += n_in;
   st->in_energy += in_energy;
   st->out_energy += energy_of (out, (gsize) n_out * pad->info.channels);
   if (report->frames > 0) {
@@ -843,6 +850,17 @@ combine_flows (GstFlowReturn audio, GstFlowReturn state, gboolean pushed)
   if (audio == GST_FLOW_NOT_LINKED)
     return state;
   return audio;
+}
+
+/* The first output buffer of a stream, and the first after a reset or a
+ * jump in the input's timestamps, carries DISCONT. */
+static void
+mark_discont (GstRnnDenoisePad *pad, GstBuffer *buf)
+{
+  if (pad->discont_pending) {
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+    pad->discont_pending = FALSE;
+  }
 }
 
 /* Writes @n F32 interleaved samples into @buf in the stream's format. */
@@ -877,6 +895,7 @@ push_samples (GstRnnDenoisePad *pad, const gfloat *samples, guint n,
   write_samples (pad, buf, samples, n);
   GST_BUFFER_PTS (buf) = pts;
   GST_BUFFER_DURATION (buf) = samples_to_time (pad, n);
+  mark_discont (pad, buf);
   return gst_pad_push (pad->srcpad, buf);
 }
 
@@ -905,7 +924,39 @@ push_in_input_buffer (GstRnnDenoisePad *pad, GstBuffer *buf,
   GST_BUFFER_OFFSET (buf) = GST_BUFFER_OFFSET_NONE;
   GST_BUFFER_OFFSET_END (buf) = GST_BUFFER_OFFSET_NONE;
   GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+  mark_discont (pad, buf);
   return gst_pad_push (pad->srcpad, buf);
+}
+
+/* Output timestamps count samples from the first input timestamp after a
+ * reset. When the input's time jumps (a gap, or a DISCONT kept with
+ * reset-on-discont=false) by more than REBASE_THRESHOLD, the count restarts
+ * from the new time; smaller jitter is ignored, as audio sinks do. */
+#define REBASE_THRESHOLD (40 * GST_MSECOND)
+
+static void
+follow_input_time (GstRnnDenoisePad *pad, GstClockTime in_pts)
+{
+  GstClockTime expected, counted;
+
+  if (!GST_CLOCK_TIME_IS_VALID (in_pts))
+    return;
+  if (!GST_CLOCK_TIME_IS_VALID (pad->ts_base)) {
+    if (pad->in_samples == 0)
+      pad->ts_base = in_pts;
+    return;
+  }
+  expected = sample_time (pad, (gint64) pad->in_samples);
+  if (in_pts + REBASE_THRESHOLD >= expected
+      && in_pts <= expected + REBASE_THRESHOLD)
+    return;
+  counted = samples_to_time (pad, pad->in_samples);
+  GST_DEBUG_OBJECT (pad,
+      "input time jumps from %" GST_TIME_FORMAT " to %" GST_TIME_FORMAT
+      ": counting from there",
+      GST_TIME_ARGS (expected), GST_TIME_ARGS (in_pts));
+  pad->ts_base = in_pts > counted ? in_pts - counted : 0;
+  pad->discont_pending = TRUE;
 }
 
 /* A reset or an import made by the application mid-stream replaces the
@@ -1092,8 +1143,7 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
     return GST_FLOW_OK;
   }
   in_pts = GST_BUFFER_PTS (buf);
-  if (!GST_CLOCK_TIME_IS_VALID (pad->ts_base) && pad->in_samples == 0)
-    pad->ts_base = in_pts;
+  follow_input_time (pad, in_pts);
   gst_buffer_map (buf, &map, GST_MAP_READ);
   samples = input_samples (pad, &map, n);
   gst_buffer_unmap (buf, &map);
@@ -1125,8 +1175,8 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   warn_about_report (self, pad, &report);
   clear_applied_import (pad);
   if (settings.post_messages)
-    account_buffer (self, pad, &settings, &report, in_energy, samples, produced,
-        out_pts);
+    account_buffer (self, pad, &settings, &report, in_energy, n, samples,
+        produced, out_pts);
 
   if (state_buf != NULL) {
     gst_buffer_unmap (state_buf, &state_map);
@@ -1239,6 +1289,9 @@ handle_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstCaps *caps)
       (gsize) dsp_processor_get_latency (processor) * info.channels);
   pad->held = 0;
   pad->invocation = 0;
+  pad->ts_base = GST_CLOCK_TIME_NONE;
+  pad->in_samples = 0;
+  pad->discont_pending = TRUE;
   pad->state_negotiated = FALSE;
   pad->warned_odd_size = FALSE;
   stats_reset (&pad->stats);
@@ -1525,7 +1578,7 @@ request_statepad (GstRnnDenoise *self, GstPadTemplate *templ,
 
   GST_OBJECT_LOCK (self);
   if (req_name == NULL || !parse_index (req_name, "state_", &index)) {
-    /* No name: the state of the most recent stream without one. */
+    /* No name: the state of the first stream without one. */
     GList *l;
     gboolean found = FALSE;
 

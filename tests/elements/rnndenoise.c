@@ -444,6 +444,41 @@ GST_START_TEST (test_odd_streams)
 
 GST_END_TEST;
 
+/* Output timestamps follow a jump in the input's time (here without a
+ * DISCONT flag), and the first output buffer and the one after the jump
+ * carry DISCONT. */
+GST_START_TEST (test_time_jump_and_discont_flags)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (20 * HOP, 1, 24);
+  GstBuffer *out;
+  guint k;
+  guint64 jump = RATE; /* one second later */
+
+  for (k = 0; k < 4; k++)
+    push_signal (h, x + k * HOP, HOP, 1, HOP, (guint64) k * HOP);
+  /* Buffers 0 and 1 are pre-roll: the first output comes with buffer 2. */
+  out = gst_harness_pull (h);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 0);
+  gst_buffer_unref (out);
+  out = gst_harness_pull (h);
+  fail_if (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
+  gst_buffer_unref (out);
+
+  push_signal (h, x + 4 * HOP, HOP, 1, HOP, jump + 4 * HOP);
+  out = gst_harness_pull (h);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
+  /* The output lags 20 ms behind the input's new time. */
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+      gst_util_uint64_scale_int (jump + 4 * HOP - LATENCY, GST_SECOND, RATE));
+  gst_buffer_unref (out);
+  g_free (x);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_gap_passes_through)
 {
   GstHarness *h = new_stream_harness (F32_CAPS (1));
@@ -1505,6 +1540,7 @@ rnndenoise_suite (void)
   tcase_add_test (tc, test_empty_and_odd_buffers);
   tcase_add_test (tc, test_nonfinite_input_warns_and_recovers);
   tcase_add_test (tc, test_gap_passes_through);
+  tcase_add_test (tc, test_time_jump_and_discont_flags);
   tcase_add_loop_test (tc, test_odd_streams, 0, ODD_DC + 1);
   tcase_add_test (tc, test_launch_without_pad_names);
   suite_add_tcase (s, tc);
