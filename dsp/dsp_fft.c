@@ -8,10 +8,11 @@
 #include <fftw3.h>
 
 #include "dsp_fft.h"
+#include "state/rnn_state_lock.h"
 
 /* FFTW's planner (plan creation and destruction) is not thread-safe; every
  * DspFft takes this lock around both. Executing a plan is thread-safe. */
-static GMutex planner_lock;
+static RnnStateLock planner_lock = RNN_STATE_LOCK_INIT;
 
 struct _DspFft
 {
@@ -49,12 +50,12 @@ dsp_fft_new (guint len)
   if (self->time == NULL || self->freq == NULL)
     g_error ("dsp_fft_new: out of memory for a %u-point FFT", len);
 
-  g_mutex_lock (&planner_lock);
+  rnn_state_lock (&planner_lock);
   self->forward = fftwf_plan_dft_r2c_1d ((int) len, self->time, self->freq,
       FFTW_ESTIMATE);
   self->inverse = fftwf_plan_dft_c2r_1d ((int) len, self->freq, self->time,
       FFTW_ESTIMATE);
-  g_mutex_unlock (&planner_lock);
+  rnn_state_unlock (&planner_lock);
   if (self->forward == NULL || self->inverse == NULL)
     g_error ("dsp_fft_new: FFTW could not plan a %u-point FFT", len);
 
@@ -73,10 +74,10 @@ dsp_fft_free (DspFft *self)
   if (self == NULL)
     return;
 
-  g_mutex_lock (&planner_lock);
+  rnn_state_lock (&planner_lock);
   fftwf_destroy_plan (self->forward);
   fftwf_destroy_plan (self->inverse);
-  g_mutex_unlock (&planner_lock);
+  rnn_state_unlock (&planner_lock);
   fftwf_free (self->time);
   fftwf_free (self->freq);
   g_free (self);

@@ -7,6 +7,7 @@
 
 #include "rnn_state_error.h"
 #include "rnn_state_faults.h"
+#include "rnn_state_lock.h"
 #include "rnn_state_quant.h"
 #include "rnn_state_slot.h"
 #include "rnn_state_snapshot.h"
@@ -22,7 +23,7 @@ struct _RnnStateSlot
   /* Everything below is guarded by @lock. The buffers are allocated once in
    * _new and never move, so the address the writeback targets is the address
    * the next read takes its initial state from (contract point 3). */
-  GMutex lock;
+  RnnStateLock lock;
   gpointer hidden;         /* owned; desc.element_type, native order */
   gfloat *history;         /* owned; desc.history_size values */
   gfloat *initial_hidden;  /* owned; F32, zero unless set */
@@ -62,7 +63,7 @@ rnn_state_slot_new (const RnnStateDescriptor *desc, GError **error)
   slot->n_values = rnn_state_descriptor_n_values (desc);
   slot->hidden_bytes = rnn_state_descriptor_hidden_bytes (desc);
   slot->history_bytes = (gsize) desc->history_size * sizeof (gfloat);
-  g_mutex_init (&slot->lock);
+  rnn_state_lock_init (&slot->lock);
   /* g_malloc0 (0) returns NULL; +1 keeps every pointer valid and distinct. */
   slot->hidden = g_malloc0 (slot->hidden_bytes + 1);
   slot->history = g_malloc0 (slot->history_bytes + 1);
@@ -86,7 +87,7 @@ rnn_state_slot_free (RnnStateSlot *slot)
 {
   if (slot == NULL)
     return;
-  g_mutex_clear (&slot->lock);
+  rnn_state_lock_clear (&slot->lock);
   g_free (slot->hidden);
   g_free (slot->history);
   g_free (slot->initial_hidden);
@@ -142,7 +143,7 @@ rnn_state_slot_set_initial_state (RnnStateSlot *slot, const gfloat *hidden,
 {
   g_return_val_if_fail (slot != NULL, FALSE);
 
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   if (hidden != NULL)
     memcpy (slot->initial_hidden, hidden, slot->n_values * sizeof (gfloat));
   else
@@ -151,7 +152,7 @@ rnn_state_slot_set_initial_state (RnnStateSlot *slot, const gfloat *hidden,
     memcpy (slot->initial_history, history, slot->history_bytes);
   else
     memset (slot->initial_history, 0, slot->history_bytes);
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
   return TRUE;
 }
 
@@ -194,7 +195,7 @@ rnn_state_slot_read (RnnStateSlot *slot, gfloat *hidden, gfloat *history)
 {
   g_return_if_fail (slot != NULL && hidden != NULL);
 
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   if (slot->has_pending_import)
     apply_pending_import_unlocked (slot);
   rnn_state_dequantize (&slot->desc, slot->hidden, hidden);
@@ -202,7 +203,7 @@ rnn_state_slot_read (RnnStateSlot *slot, gfloat *hidden, gfloat *history)
     memcpy (history, slot->history, slot->history_bytes);
   slot->in_invocation = TRUE;
   slot->counters.copies++;
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
 }
 
 /* Called with slot->lock held. The fault hook sleeps between the hidden and
@@ -259,7 +260,7 @@ rnn_state_slot_writeback (RnnStateSlot *slot, const gfloat *final_hidden,
     rnn_state_quantize (side_desc, final_hidden, side_out);
 
   /* (a) The writeback into the slot. */
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   store_final_state_unlocked (slot, final_hidden, final_history);
   slot->in_invocation = FALSE;
   slot->generation++;
@@ -273,7 +274,7 @@ rnn_state_slot_writeback (RnnStateSlot *slot, const gfloat *final_hidden,
   }
   if (slot->reset_requested)
     apply_reset_unlocked (slot);
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
 }
 
 /**
@@ -293,14 +294,14 @@ rnn_state_slot_reset (RnnStateSlot *slot, gboolean drop_pending_import)
 {
   g_return_if_fail (slot != NULL);
 
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   if (drop_pending_import)
     slot->has_pending_import = FALSE;
   if (slot->in_invocation)
     slot->reset_requested = TRUE;
   else
     apply_reset_unlocked (slot);
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
 }
 
 /**
@@ -333,7 +334,7 @@ rnn_state_slot_import (RnnStateSlot *slot, gconstpointer data, gsize size,
   ok = snapshot != NULL
       && rnn_state_snapshot_validate (snapshot, &slot->desc, error);
 
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   if (ok) {
     /* Cannot fail after validation: only the pending buffers change. */
     rnn_state_snapshot_convert (snapshot, &slot->desc, slot->pending_hidden,
@@ -342,7 +343,7 @@ rnn_state_slot_import (RnnStateSlot *slot, gconstpointer data, gsize size,
   } else {
     slot->counters.rejected_imports++;
   }
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
 
   rnn_state_snapshot_free (snapshot);
   return ok;
@@ -361,9 +362,9 @@ rnn_state_slot_has_pending_import (RnnStateSlot *slot)
 
   g_return_val_if_fail (slot != NULL, FALSE);
 
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   pending = slot->has_pending_import;
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
   return pending;
 }
 
@@ -383,11 +384,11 @@ rnn_state_slot_snapshot (RnnStateSlot *slot)
 
   g_return_val_if_fail (slot != NULL, NULL);
 
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   bytes = rnn_state_snapshot_serialize (&slot->desc, slot->generation,
       slot->hidden, slot->history);
   slot->counters.copies++;
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
   return bytes;
 }
 
@@ -411,13 +412,13 @@ rnn_state_slot_peek (RnnStateSlot *slot, gfloat *hidden, gfloat *history,
 {
   g_return_val_if_fail (slot != NULL && hidden != NULL, FALSE);
 
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   rnn_state_dequantize (&slot->desc, slot->hidden, hidden);
   if (history != NULL)
     memcpy (history, slot->history, slot->history_bytes);
   if (generation != NULL)
     *generation = slot->generation;
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
   return TRUE;
 }
 
@@ -435,9 +436,9 @@ rnn_state_slot_get_generation (RnnStateSlot *slot)
 
   g_return_val_if_fail (slot != NULL, 0);
 
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   generation = slot->generation;
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
   return generation;
 }
 
@@ -451,7 +452,7 @@ rnn_state_slot_get_counters (RnnStateSlot *slot, RnnStateCounters *counters)
 {
   g_return_if_fail (slot != NULL && counters != NULL);
 
-  g_mutex_lock (&slot->lock);
+  rnn_state_lock (&slot->lock);
   *counters = slot->counters;
-  g_mutex_unlock (&slot->lock);
+  rnn_state_unlock (&slot->lock);
 }

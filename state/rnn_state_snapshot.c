@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "rnn_state_error.h"
@@ -35,7 +36,8 @@ struct _RnnStateSnapshot
 
 /* CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320). */
 static guint32 crc_table[256];
-static gsize crc_table_ready = 0;
+/* pthread_once rather than g_once: see rnn_state_lock.h. */
+static pthread_once_t crc_table_once = PTHREAD_ONCE_INIT;
 
 static void
 init_crc_table (void)
@@ -64,10 +66,7 @@ rnn_state_crc32 (gconstpointer data, gsize size)
   guint32 crc = 0xFFFFFFFFu;
   gsize i;
 
-  if (g_once_init_enter (&crc_table_ready)) {
-    init_crc_table ();
-    g_once_init_leave (&crc_table_ready, 1);
-  }
+  pthread_once (&crc_table_once, init_crc_table);
   for (i = 0; i < size; i++)
     crc = crc_table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
   return crc ^ 0xFFFFFFFFu;

@@ -561,9 +561,9 @@ START_TEST (test_processor_keeps_model)
 }
 END_TEST
 
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 /* Counting allocator: forwards to glibc's and counts while armed. Not built
- * under AddressSanitizer, which owns malloc itself. */
+ * under AddressSanitizer or ThreadSanitizer, which own malloc. */
 extern void *__libc_malloc (size_t size);
 extern void *__libc_calloc (size_t n, size_t size);
 extern void *__libc_realloc (void *p, size_t size);
@@ -634,7 +634,7 @@ processor_suite (void)
   tcase_add_test (tc, test_processor_keeps_model);
   tcase_add_test (tc, test_16k_model);
   tcase_add_test (tc, test_vad_gate);
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   tcase_add_test (tc, test_no_allocation_in_steady_state);
 #endif
   suite_add_tcase (s, tc);
