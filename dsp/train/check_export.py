@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 import featfile
-from export import dequantize, quantize_rows
+from export import S8, dequantize, int8_weight_types, quantize_rows
 from net import load_checkpoint
 
 
@@ -56,15 +56,18 @@ def torch_outputs(net, data, dtype=torch.float32):
 
 def int8_twin(net):
     """A float64 copy of the network computing with exactly the weights of
-    the int8 file: normalisation folded, every matrix quantised per row."""
+    the int8 file: normalisation folded, the int8 layers' matrices
+    quantised per row."""
     twin = copy.deepcopy(net).double()
     layers, _, _ = net.export_layers()
+    types = int8_weight_types(len(layers))
     mods = [twin.inp, twin.gru1, twin.gru2, twin.gain, twin.vad]
     with torch.no_grad():
         twin.feat_mean.zero_()
         twin.feat_std.fill_(1.0)
-        for layer, mod in zip(layers, mods):
-            mats = [torch.from_numpy(dequantize(*quantize_rows(m)))
+        for layer, mod, wtype in zip(layers, mods, types):
+            mats = [torch.from_numpy(dequantize(*quantize_rows(m))
+                                     if wtype == S8 else m.astype(np.float64))
                     for m in layer["weights"]]
             vecs = [torch.from_numpy(v.astype(np.float64))
                     for v in layer["biases"]]

@@ -4,8 +4,13 @@
     export.py CHECKPOINT.pt OUT.rnnm [--int8 OUT_INT8.rnnm]
 
 The float32 file holds the weights as trained (the feature normalisation
-folded into the first layer); the int8 file stores every weight matrix as
-int8 with one float32 scale per row, biases in float32. Prints the sizes.
+folded into the first layer). The int8 file stores the weight matrices of
+every layer but the first as int8 with one float32 scale per row, biases in
+float32. The first layer stays float32: it reads the raw features, whose
+scales differ by two orders of magnitude (the first cepstral coefficient is
+near -30, the last ones near 0.2), so one scale per row would leave the
+small-scale features with almost no resolution; it holds under 2 % of the
+weights. Prints the sizes.
 """
 
 import argparse
@@ -52,8 +57,15 @@ def layer_blobs(layer, weight_type):
     return weights, biases, scales
 
 
-def model_bytes(frame, layers, gain_layer, vad_layer, weight_type):
-    """The whole model file as bytes, checksum included."""
+def int8_weight_types(n_layers):
+    """Weight type per layer of the int8 variant: float32 for the first
+    layer, int8 for the others."""
+    return [F32] + [S8] * (n_layers - 1)
+
+
+def model_bytes(frame, layers, gain_layer, vad_layer, weight_types):
+    """The whole model file as bytes, checksum included; weight_types has
+    one entry (F32 or S8) per layer."""
     n_bands = frame["n_bands"]
     edges = struct.pack("<%dH" % (n_bands + 1), *frame["band_edges"])
     edges += b"\0" * (-len(edges) % 4)
@@ -68,7 +80,7 @@ def model_bytes(frame, layers, gain_layer, vad_layer, weight_type):
         data.extend(b"\0" * (-len(data) % 4))
         return offset, len(blob)
 
-    for layer in layers:
+    for layer, weight_type in zip(layers, weight_types):
         w = layer["weights"][0]
         out_size = w.shape[0] // 3 if layer["kind"] == GRU else w.shape[0]
         blobs = layer_blobs(layer, weight_type)
@@ -87,12 +99,14 @@ def model_bytes(frame, layers, gain_layer, vad_layer, weight_type):
     return body + struct.pack("<I", zlib.crc32(body))
 
 
-def export(checkpoint, out, weight_type):
-    """Write one model file from a checkpoint; returns its size in bytes."""
+def export(checkpoint, out, int8):
+    """Write one model file from a checkpoint, float32 or the int8 variant;
+    returns its size in bytes."""
     net, ckpt = load_checkpoint(checkpoint)
     layers, gain_layer, vad_layer = net.export_layers()
+    types = int8_weight_types(len(layers)) if int8 else [F32] * len(layers)
     blob = model_bytes(ckpt["frame_config"], layers, gain_layer, vad_layer,
-                       weight_type)
+                       types)
     with open(out, "wb") as f:
         f.write(blob)
     return len(blob)
@@ -104,11 +118,12 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--int8", metavar="OUT_INT8")
     args = ap.parse_args()
-    size = export(args.checkpoint, args.out, F32)
+    size = export(args.checkpoint, args.out, False)
     print("export: %s, float32, %d bytes" % (args.out, size))
     if args.int8:
-        size = export(args.checkpoint, args.int8, S8)
-        print("export: %s, int8, %d bytes" % (args.int8, size))
+        size = export(args.checkpoint, args.int8, True)
+        print("export: %s, int8 (first layer float32), %d bytes"
+              % (args.int8, size))
 
 
 if __name__ == "__main__":
