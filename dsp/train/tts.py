@@ -1,11 +1,12 @@
 """Speech for training: sentences, voices and Debian's TTS engines.
 
 Three engines are used: espeak-ng (many language voices and variants, rate
-and pitch varied), flite (its clock-free voices) and festival (two diphone
-voices and one HTS voice). Every utterance is resampled to 48 kHz with a
-small speed change and given a synthetic high band (the engines stop at
-8, 11 or 16 kHz), so that the network does not learn that speech has no
-energy above those frequencies.
+and pitch varied), flite (its 16 kHz general voices, not the clock-only
+awb_time nor the 8 kHz kal) and festival (two diphone voices and one HTS
+voice). Every utterance is resampled to 48 kHz with a small speed change
+and given a synthetic high band (the engines stop at 8, 11 or 16 kHz), so
+that the network does not learn that speech has no energy above those
+frequencies.
 """
 
 import os
