@@ -32,7 +32,9 @@ typedef gfloat DspLanes __attribute__ ((vector_size (DSP_DOT_LANES * 4)));
 /* These vectors only travel between static functions of this file, always
  * inlined, so GCC's note that a 32-byte vector argument would be passed
  * differently with AVX enabled concerns no real call. */
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wpsabi"
+#elif defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 

@@ -97,7 +97,10 @@ save_history (DspProcessor *self, gfloat *history)
 }
 
 /* An imported history passed the snapshot checks but its values are not
- * trusted: non-finite values become silence, a bad position becomes 0. */
+ * trusted: non-finite values become silence, and every value is clipped to
+ * the range input samples are clipped to (huge but finite history values
+ * would otherwise overflow the synthesis to infinity); a bad position
+ * becomes 0. Valid histories are within that range and pass unchanged. */
 static void
 load_history (DspProcessor *self, gfloat *history)
 {
@@ -106,9 +109,11 @@ load_history (DspProcessor *self, gfloat *history)
   gsize i;
   guint c;
 
-  for (i = 0; i + 2 < self->history_size; i++)
+  for (i = 0; i + 2 < self->history_size; i++) {
     if (!isfinite (history[i]))
       history[i] = 0.0f;
+    history[i] = CLAMP (history[i], -SAMPLE_LIMIT, SAMPLE_LIMIT);
+  }
   for (c = 0; c < self->channels; c++) {
     dsp_stft_load_history (self->stft[c], p);
     p += self->stft_history;
