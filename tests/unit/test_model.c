@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <check.h>
+
+#include "check_main.h"
 #include <glib.h>
 #include <glib/gstdio.h>
 
@@ -790,14 +792,4 @@ model_suite (void)
   return s;
 }
 
-int
-main (void)
-{
-  SRunner *sr = srunner_create (model_suite ());
-  int n_failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  n_failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return n_failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+RNN_CHECK_MAIN (model_suite);

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include <check.h>
+
+#include "check_main.h"
 #include <glib.h>
 
 #include "dsp/dsp_dense.h"
@@ -379,14 +381,4 @@ nnet_suite (void)
   return s;
 }
 
-int
-main (void)
-{
-  SRunner *sr = srunner_create (nnet_suite ());
-  int n_failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  n_failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return n_failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+RNN_CHECK_MAIN (nnet_suite);

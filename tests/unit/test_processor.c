@@ -14,6 +14,8 @@
 
 #include <check.h>
 
+#include "check_main.h"
+
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_processor.h"
 #include "state/rnn_state_error.h"
@@ -665,14 +667,4 @@ processor_suite (void)
   return s;
 }
 
-int
-main (void)
-{
-  SRunner *sr = srunner_create (processor_suite ());
-  int failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+RNN_CHECK_MAIN (processor_suite);

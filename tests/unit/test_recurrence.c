@@ -9,6 +9,8 @@
 
 #include <check.h>
 
+#include "check_main.h"
+
 #include "dsp/dsp_cell.h"
 #include "dsp/dsp_error.h"
 #include "dsp/dsp_recurrence.h"
@@ -263,14 +265,4 @@ recurrence_suite (void)
   return s;
 }
 
-int
-main (void)
-{
-  SRunner *sr = srunner_create (recurrence_suite ());
-  int failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+RNN_CHECK_MAIN (recurrence_suite);

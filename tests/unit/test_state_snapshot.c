@@ -10,6 +10,8 @@
 
 #include <check.h>
 
+#include "check_main.h"
+
 #include "state/rnn_state_error.h"
 #include "state/rnn_state_quant.h"
 #include "state/rnn_state_slot.h"
@@ -500,14 +502,4 @@ state_snapshot_suite (void)
   return s;
 }
 
-int
-main (void)
-{
-  SRunner *sr = srunner_create (state_snapshot_suite ());
-  int failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+RNN_CHECK_MAIN (state_snapshot_suite);

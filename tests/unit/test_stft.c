@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include <check.h>
+
+#include "check_main.h"
 #include <glib.h>
 
 #include "dsp/dsp_fft.h"
@@ -316,14 +318,4 @@ stft_suite (void)
   return s;
 }
 
-int
-main (void)
-{
-  SRunner *sr = srunner_create (stft_suite ());
-  int n_failed;
-
-  srunner_run_all (sr, CK_NORMAL);
-  n_failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return n_failed == 0 ? 0 : 1;
-}
+RNN_CHECK_MAIN (stft_suite);
