@@ -1003,14 +1003,13 @@ drain (GstRnnDenoisePad *pad)
   /* An application reset since the last buffer emptied the processor. */
   if (n != pad->held)
     keep_sample_count (pad, pad->tail, &n, (gint64) pad->held - n);
-  n = MIN (n, pad->held);
   pad->held = 0;
   return push_samples (pad, pad->tail, n,
       sample_time (pad, (gint64) pad->in_samples - n));
 }
 
-/* Converts the input buffer to F32 in the pad's work buffer, or maps it in
- * place when it already is F32, aligned and writable. */
+/* Copies the input buffer, as F32, into the pad's work buffer, where the
+ * processor then writes its output in place. */
 static gfloat *
 input_samples (GstRnnDenoisePad *pad, GstMapInfo *map, guint n)
 {
@@ -1070,12 +1069,13 @@ acquire_state_buffer (GstRnnDenoisePad *pad, GstPad *statepad, GstMapInfo *map)
 static void
 clear_applied_import (GstRnnDenoisePad *pad)
 {
-  if (pad->pending_import == NULL
-      || rnn_state_slot_has_pending_import (
-          dsp_processor_get_slot (pad->processor)))
-    return;
+  /* Both the test and the clearing under the lock: a set-state that lands
+   * between them would otherwise lose its bytes. */
   g_mutex_lock (&pad->lock);
-  g_clear_pointer (&pad->pending_import, g_bytes_unref);
+  if (pad->pending_import != NULL
+      && !rnn_state_slot_has_pending_import (
+          dsp_processor_get_slot (pad->processor)))
+    g_clear_pointer (&pad->pending_import, g_bytes_unref);
   g_mutex_unlock (&pad->lock);
 }
 
