@@ -557,12 +557,11 @@ dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
     load_history (self, self->history);
     produced = run_samples (self, in, out, n_samples, self->channels, &local);
     save_history (self, self->history);
-    if (local.frames > 0)
-      rnn_state_slot_writeback (self->slot, self->hidden, self->history,
-          side_desc, side_out, side_out_size);
-    else
-      rnn_state_slot_writeback (self->slot, self->hidden, self->history, NULL,
-          NULL, 0);
+    /* Always written back (the partial frame is state too); the side
+     * output only when a frame completed. */
+    rnn_state_slot_writeback (self->slot, self->hidden, self->history,
+        local.frames > 0 ? side_desc : NULL, local.frames > 0 ? side_out : NULL,
+        side_out_size);
     LEAVE_FLUSH_TO_ZERO (csr);
   }
   local.held = self->latency - self->preroll;
