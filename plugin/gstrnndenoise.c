@@ -193,6 +193,9 @@ struct _GstRnnDenoisePad
   gsize work_len;       /* floats */
   gfloat *tail;         /* owned; latency x channels */
   guint held;           /* samples inside the processor */
+  guint surplus;        /* of those, samples that came twice after an
+                         * application's set-state: dropped when they
+                         * come out (held - surplus are still due) */
   GstClockTime ts_base; /* time of input sample 0 since the reset */
   guint64 in_samples;   /* input samples since the reset */
   guint64 invocation;   /* buffers processed since the last reset */
@@ -202,6 +205,9 @@ struct _GstRnnDenoisePad
   gboolean state_negotiated;
   GstBufferPool *state_pool; /* owned, nullable */
   gboolean discont_pending;  /* flag the next output buffer */
+  gboolean discont_carried;  /* an empty DISCONT buffer was dropped: the
+                              * next buffer with samples is the
+                              * discontinuity */
   gboolean warned_odd_size;
   gboolean warned_caps; /* any thread; a hint only, never reset */
   MessageStats stats;
@@ -445,6 +451,8 @@ gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad)
   g_mutex_unlock (&pad->lock);
   pad->have_info = FALSE;
   pad->held = 0;
+  pad->surplus = 0;
+  pad->discont_carried = FALSE;
   pad->invocation = 0;
   pad->ts_base = GST_CLOCK_TIME_NONE;
   pad->in_samples = 0;
@@ -471,6 +479,8 @@ gst_rnn_denoise_pad_reset_stream (GstRnnDenoisePad *pad)
     dsp_processor_reset (pad->processor, FALSE);
   g_mutex_unlock (&pad->lock);
   pad->held = 0;
+  pad->surplus = 0;
+  pad->discont_carried = FALSE;
   pad->invocation = 0;
   pad->ts_base = GST_CLOCK_TIME_NONE;
   pad->in_samples = 0;
@@ -500,27 +510,37 @@ static gboolean
 import_unlocked (GstRnnDenoise *self, GstRnnDenoisePad *pad, GBytes *bytes,
     GError **error)
 {
+  DspProcessor *processor;
   DspModel *model;
   guint batch;
 
-  if (pad->processor == NULL) {
-    if (!snapshot_batch (bytes, &batch, error))
-      return FALSE;
-    if (batch < 1 || batch > MAX_CHANNELS) {
-      g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_MISMATCH,
-          "batch %u, the element supports 1..%d channels", batch, MAX_CHANNELS);
-      return FALSE;
-    }
-    model = gst_rnn_denoise_get_model (self, error);
-    if (model == NULL)
-      return FALSE;
-    pad->processor = dsp_processor_new (model, batch, error);
-    dsp_model_unref (model);
-    if (pad->processor == NULL)
-      return FALSE;
+  if (pad->processor != NULL)
+    return dsp_processor_import (pad->processor, g_bytes_get_data (bytes, NULL),
+        g_bytes_get_size (bytes), error);
+
+  if (!snapshot_batch (bytes, &batch, error))
+    return FALSE;
+  if (batch < 1 || batch > MAX_CHANNELS) {
+    g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_MISMATCH,
+        "batch %u, the element supports 1..%d channels", batch, MAX_CHANNELS);
+    return FALSE;
   }
-  return dsp_processor_import (pad->processor, g_bytes_get_data (bytes, NULL),
-      g_bytes_get_size (bytes), error);
+  model = gst_rnn_denoise_get_model (self, error);
+  if (model == NULL)
+    return FALSE;
+  processor = dsp_processor_new (model, batch, error);
+  dsp_model_unref (model);
+  if (processor == NULL)
+    return FALSE;
+  /* The stream gets a state only if the import is accepted: a refused
+   * one leaves it as it was, without a state. */
+  if (!dsp_processor_import (processor, g_bytes_get_data (bytes, NULL),
+          g_bytes_get_size (bytes), error)) {
+    dsp_processor_free (processor);
+    return FALSE;
+  }
+  pad->processor = processor;
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------------
@@ -839,12 +859,18 @@ account_buffer (GstRnnDenoise *self, GstRnnDenoisePad *pad,
     post_stats_message (self, pad, settings);
 }
 
+/* The state pad is an observer: its downstream going away (NOT_LINKED,
+ * FLUSHING: its sink was shut down or the pad released; EOS: it wants no
+ * more) never stops the audio, which keeps its own flow return. Only a
+ * fatal error downstream of the state pad (NOT_NEGOTIATED, ERROR) stops
+ * the stream, as it would for any branch of a tee. */
 static GstFlowReturn
 combine_flows (GstFlowReturn audio, GstFlowReturn state, gboolean pushed)
 {
-  if (!pushed || state == GST_FLOW_NOT_LINKED)
+  if (!pushed || state == GST_FLOW_NOT_LINKED || state == GST_FLOW_FLUSHING
+      || state == GST_FLOW_EOS)
     return audio;
-  if (state == GST_FLOW_FLUSHING || state < GST_FLOW_NOT_LINKED)
+  if (state < GST_FLOW_EOS)
     return state;
   /* Audio not linked but the state is consumed: keep streaming. */
   if (audio == GST_FLOW_NOT_LINKED)
@@ -899,6 +925,17 @@ push_samples (GstRnnDenoisePad *pad, const gfloat *samples, guint n,
   return gst_pad_push (pad->srcpad, buf);
 }
 
+static gboolean
+is_silence (const gfloat *samples, gsize n)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    if (samples[i] != 0.0f)
+      return FALSE;
+  return TRUE;
+}
+
 /* Pushes @n output samples in the input buffer @buf itself (it is never
  * larger than the input), so steady-state audio needs no allocation when
  * upstream lets go of its buffers. Takes ownership of @buf. */
@@ -924,6 +961,11 @@ push_in_input_buffer (GstRnnDenoisePad *pad, GstBuffer *buf,
   GST_BUFFER_OFFSET (buf) = GST_BUFFER_OFFSET_NONE;
   GST_BUFFER_OFFSET_END (buf) = GST_BUFFER_OFFSET_NONE;
   GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+  /* The output lags the input: a GAP buffer's output may carry the real
+   * audio before it. Only silence keeps the flag. */
+  if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)
+      && !is_silence (samples, (gsize) n * pad->info.channels))
+    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_GAP);
   mark_discont (pad, buf);
   return gst_pad_push (pad->srcpad, buf);
 }
@@ -963,30 +1005,41 @@ follow_input_time (GstRnnDenoisePad *pad, GstClockTime in_pts)
  * samples inside the processor: @lost samples of output (the in-flight
  * ones) will never come, or some will come twice if @lost is negative.
  * Keep one output sample per input sample so that timestamps and counts
- * stay exact: silence stands in for the lost ones, repeats are dropped.
- * @samples has room for @lost more samples. */
+ * stay exact: silence stands in for the lost ones; repeats are counted in
+ * pad->surplus and dropped as they come out, in this call or later ones
+ * (a buffer smaller than the repeats does not hold them all). @samples
+ * has room for @lost more samples. */
 static void
 keep_sample_count (GstRnnDenoisePad *pad, gfloat *samples, guint *produced,
     gint64 lost)
 {
   gsize ch = pad->info.channels;
-  guint skip;
+  guint absorbed, skip;
 
+  if (lost != 0)
+    GST_DEBUG_OBJECT (pad,
+        "state replaced mid-stream: %" G_GINT64_FORMAT
+        " samples of silence (negative: repeats to drop), %u to drop before",
+        lost, pad->surplus);
   if (lost > 0) {
+    /* Samples due to be dropped anyway are among the lost ones. */
+    absorbed = (guint) MIN ((guint64) lost, pad->surplus);
+    pad->surplus -= absorbed;
+    lost -= absorbed;
     memmove (samples + (gsize) lost * ch, samples,
         (gsize) *produced * ch * sizeof (gfloat));
     memset (samples, 0, (gsize) lost * ch * sizeof (gfloat));
     *produced += (guint) lost;
   } else if (lost < 0) {
-    skip = (guint) MIN ((guint64) (-lost), *produced);
+    pad->surplus += (guint) (-lost);
+  }
+  skip = MIN (pad->surplus, *produced);
+  if (skip > 0) {
     memmove (samples, samples + (gsize) skip * ch,
         (gsize) (*produced - skip) * ch * sizeof (gfloat));
     *produced -= skip;
+    pad->surplus -= skip;
   }
-  GST_DEBUG_OBJECT (pad,
-      "state replaced mid-stream: %" G_GINT64_FORMAT
-      " samples of silence (negative: dropped)",
-      lost);
 }
 
 /* Pushes the stream's tail (the samples still inside the processor) as if
@@ -1000,10 +1053,12 @@ drain (GstRnnDenoisePad *pad)
     return GST_FLOW_OK;
   n = dsp_processor_drain (pad->processor, pad->tail);
   GST_DEBUG_OBJECT (pad, "drained %u samples, %u expected", n, pad->held);
-  /* An application reset since the last buffer emptied the processor. */
-  if (n != pad->held)
+  /* An application's reset or set-state since the last buffer changed what
+   * the processor holds; repeats still to drop come out here. */
+  if (n != pad->held || pad->surplus > 0)
     keep_sample_count (pad, pad->tail, &n, (gint64) pad->held - n);
   pad->held = 0;
+  pad->surplus = 0;
   return push_samples (pad, pad->tail, n,
       sample_time (pad, (gint64) pad->in_samples - n));
 }
@@ -1130,18 +1185,22 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   read_settings (self, pad, &settings);
   apply_settings (pad, &settings);
 
-  if (GST_BUFFER_IS_DISCONT (buf) && settings.reset_on_discont
-      && (pad->invocation > 0 || pad->held > 0)) {
+  n = input_frames (self, pad, buf);
+  if (n == 0) {
+    /* Dropped, and changes nothing now; a discontinuity it marks is where
+     * the audio resumes, at the next buffer with samples. */
+    if (GST_BUFFER_IS_DISCONT (buf))
+      pad->discont_carried = TRUE;
+    gst_buffer_unref (buf);
+    return GST_FLOW_OK;
+  }
+  if ((GST_BUFFER_IS_DISCONT (buf) || pad->discont_carried)
+      && settings.reset_on_discont && (pad->invocation > 0 || pad->held > 0)) {
     GST_DEBUG_OBJECT (pad, "DISCONT: draining and resetting");
     drain (pad);
     gst_rnn_denoise_pad_reset_stream (pad);
   }
-
-  n = input_frames (self, pad, buf);
-  if (n == 0) {
-    gst_buffer_unref (buf);
-    return GST_FLOW_OK;
-  }
+  pad->discont_carried = FALSE;
   in_pts = GST_BUFFER_PTS (buf);
   follow_input_time (pad, in_pts);
   gst_buffer_map (buf, &map, GST_MAP_READ);
@@ -1162,9 +1221,9 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
    * sample in_samples - held. At the start of a stream an imported state
    * may bring earlier samples (negative index): they are its own. */
   held_before = pad->held;
-  first_out = (gint64) pad->in_samples - held_before;
+  first_out = (gint64) pad->in_samples - (held_before - pad->surplus);
   lost = (gint64) held_before + n - produced - report.held;
-  if (pad->invocation > 0 && lost != 0)
+  if (pad->invocation > 0 && (lost != 0 || pad->surplus > 0))
     keep_sample_count (pad, samples, &produced, lost);
   else
     first_out = (gint64) pad->in_samples + n - report.held - produced;
@@ -1216,6 +1275,31 @@ push_to_statepad (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstEvent *event)
     gst_pad_push_event (statepad, gst_event_ref (event));
   if (statepad != NULL)
     gst_object_unref (statepad);
+}
+
+/* Streaming thread. EOS reaches the state pad even when no state buffer
+ * was pushed (EOS before the first buffer, or before caps): the pad first
+ * gets its stream-start, caps (if the stream has caps) and segment, so that
+ * its downstream can finish. */
+static void
+eos_to_statepad (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstEvent *event)
+{
+  GstPad *statepad = get_statepad (self, pad);
+  gchar *stream_id;
+
+  if (statepad == NULL)
+    return;
+  if ((!pad->state_negotiated || pad->state_needs_events)
+      && gst_pad_is_linked (statepad)
+      && !(pad->have_info && negotiate_state_pad (pad, statepad))) {
+    stream_id = state_stream_id (pad);
+    gst_pad_push_event (statepad, gst_event_new_stream_start (stream_id));
+    g_free (stream_id);
+    gst_pad_push_event (statepad, gst_event_new_segment (&pad->segment));
+    pad->state_needs_events = FALSE;
+  }
+  gst_pad_push_event (statepad, gst_event_ref (event));
+  gst_object_unref (statepad);
 }
 
 /* New caps: a caps change drains the old stream and starts from the
@@ -1288,6 +1372,8 @@ handle_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstCaps *caps)
   pad->tail = g_new0 (gfloat,
       (gsize) dsp_processor_get_latency (processor) * info.channels);
   pad->held = 0;
+  pad->surplus = 0;
+  pad->discont_carried = FALSE;
   pad->invocation = 0;
   pad->ts_base = GST_CLOCK_TIME_NONE;
   pad->in_samples = 0;
@@ -1339,7 +1425,7 @@ gst_rnn_denoise_sink_event (GstPad *sinkpad, GstObject *parent, GstEvent *event)
         if (settings.post_messages)
           post_stats_message (self, pad, &settings);
       }
-      push_to_statepad (self, pad, event);
+      eos_to_statepad (self, pad, event);
       break;
     default:
       break;
@@ -1454,6 +1540,67 @@ gst_rnn_denoise_src_event (GstPad *srcpad, GstObject *parent, GstEvent *event)
 
   (void) parent;
   return gst_pad_push_event (GST_PAD (pad), event);
+}
+
+/* The stream a state pad belongs to, or NULL (a state pad requested
+ * before its stream, or whose stream was released). Returns a new
+ * reference. */
+static GstPad *
+statepad_stream (GstRnnDenoise *self, GstPad *statepad)
+{
+  GstRnnDenoisePad *sinkpad;
+
+  GST_OBJECT_LOCK (self);
+  sinkpad = gst_pad_get_element_private (statepad);
+  if (sinkpad != NULL)
+    gst_object_ref (sinkpad);
+  GST_OBJECT_UNLOCK (self);
+  return sinkpad != NULL ? GST_PAD (sinkpad) : NULL;
+}
+
+/* An upstream event on state_N (a seek, a custom event from the state's
+ * consumer) goes to stream N's upstream only, never to the other streams
+ * as the default handler would send it; dropped when the state pad has no
+ * stream. */
+static gboolean
+gst_rnn_denoise_state_event (GstPad *statepad, GstObject *parent,
+    GstEvent *event)
+{
+  GstPad *sinkpad = statepad_stream (GST_RNN_DENOISE (parent), statepad);
+  gboolean ret = FALSE;
+
+  if (sinkpad != NULL) {
+    ret = gst_pad_push_event (sinkpad, event);
+    gst_object_unref (sinkpad);
+  } else {
+    GST_DEBUG_OBJECT (statepad, "no stream: dropping %" GST_PTR_FORMAT, event);
+    gst_event_unref (event);
+  }
+  return ret;
+}
+
+/* Caps queries are the state pad's own; any other query goes to stream
+ * N's upstream only (FALSE when the state pad has no stream). */
+static gboolean
+gst_rnn_denoise_state_query (GstPad *statepad, GstObject *parent,
+    GstQuery *query)
+{
+  GstPad *sinkpad;
+  gboolean ret;
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_CAPS:
+    case GST_QUERY_ACCEPT_CAPS:
+      return gst_pad_query_default (statepad, parent, query);
+    default:
+      break;
+  }
+  sinkpad = statepad_stream (GST_RNN_DENOISE (parent), statepad);
+  if (sinkpad == NULL)
+    return FALSE;
+  ret = gst_pad_peer_query (sinkpad, query);
+  gst_object_unref (sinkpad);
+  return ret;
 }
 
 /* ------------------------------------------------------------------------
@@ -1602,6 +1749,10 @@ request_statepad (GstRnnDenoise *self, GstPadTemplate *templ,
   g_free (name);
 
   gst_pad_use_fixed_caps (statepad);
+  gst_pad_set_event_function (statepad,
+      GST_DEBUG_FUNCPTR (gst_rnn_denoise_state_event));
+  gst_pad_set_query_function (statepad,
+      GST_DEBUG_FUNCPTR (gst_rnn_denoise_state_query));
 
   GST_OBJECT_LOCK (self);
   sinkpad = find_sinkpad_unlocked (self, index);

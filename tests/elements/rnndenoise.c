@@ -1017,18 +1017,131 @@ other_model_snapshot (void)
   return g_bytes_new_take (data, size);
 }
 
+/* The mono snapshot with the u32 at @offset replaced by @value and
+ * re-sealed with a valid checksum: only the field differs. */
+static GBytes *
+resealed_snapshot (gsize offset, guint32 value)
+{
+  GBytes *snap = mono_snapshot ();
+  gsize size;
+  guint8 *data = g_bytes_unref_to_data (snap, &size);
+  guint32 le = GUINT32_TO_LE (value), crc;
+
+  memcpy (data + offset, &le, 4);
+  crc = GUINT32_TO_LE (rnn_state_crc32 (data, size - 4));
+  memcpy (data + size - 4, &crc, 4);
+  return g_bytes_new_take (data, size);
+}
+
+static GBytes *
+other_version_snapshot (void)
+{
+  return resealed_snapshot (12, 2);
+}
+
+static GBytes *
+other_cell_snapshot (void)
+{
+  return resealed_snapshot (24, RNN_STATE_CELL_TEACH);
+}
+
+static GBytes *
+bidirectional_snapshot (void)
+{
+  return resealed_snapshot (28, RNN_STATE_DIRECTION_BIDIRECTIONAL);
+}
+
+static GBytes *
+unknown_type_snapshot (void)
+{
+  return resealed_snapshot (40, 9);
+}
+
+/* A well-formed snapshot of another layout: the mono snapshot's
+ * descriptor with one field edited, zero values. */
+typedef enum
+{
+  EDIT_LAYERS,
+  EDIT_HIDDEN,
+  EDIT_HISTORY,
+} LayoutEdit;
+
+static GBytes *
+edited_layout_snapshot (LayoutEdit edit)
+{
+  GBytes *snap = mono_snapshot ();
+  RnnStateSnapshot *parsed
+      = rnn_state_snapshot_parse (g_bytes_get_data (snap, NULL),
+          g_bytes_get_size (snap), NULL);
+  RnnStateDescriptor desc = *rnn_state_snapshot_get_descriptor (parsed);
+  gpointer hidden;
+  gfloat *history;
+  GBytes *out;
+
+  switch (edit) {
+    case EDIT_LAYERS:
+      desc.n_layers = 1;
+      break;
+    case EDIT_HIDDEN:
+      desc.hidden[1] -= 1;
+      break;
+    case EDIT_HISTORY:
+      desc.history_size -= 1;
+      break;
+  }
+  hidden = g_malloc0 (rnn_state_descriptor_hidden_bytes (&desc));
+  history = g_new0 (gfloat, desc.history_size);
+  out = rnn_state_snapshot_serialize (&desc, 1, hidden, history);
+  g_free (hidden);
+  g_free (history);
+  rnn_state_snapshot_free (parsed);
+  g_bytes_unref (snap);
+  return out;
+}
+
+static GBytes *
+other_layers_snapshot (void)
+{
+  return edited_layout_snapshot (EDIT_LAYERS);
+}
+
+static GBytes *
+other_hidden_snapshot (void)
+{
+  return edited_layout_snapshot (EDIT_HIDDEN);
+}
+
+static GBytes *
+other_history_snapshot (void)
+{
+  return edited_layout_snapshot (EDIT_HISTORY);
+}
+
+/* One row per reason; the needle is the part of the warning that names
+ * the field and the values. */
 static const struct
 {
   const gchar *pad;
   GBytes *(*make) (void);
   const gchar *needle;
+  gboolean before_caps; /* refused before caps too */
 } refused_cases[] = {
-  { "sink_0", stereo_snapshot, "batch 2, stream expects 1" },
-  { "sink_0", flipped_snapshot, "checksum" },
-  { "sink_0", other_model_snapshot, "model id" },
-  { "sink_0", NULL, "no state given" },
-  { "sink_7", mono_snapshot, "no stream called" },
-  { NULL, mono_snapshot, "no stream called" },
+  { "sink_0", other_version_snapshot, "format version 2", TRUE },
+  { "sink_0", other_cell_snapshot, "cell kind teach, stream expects gru",
+      TRUE },
+  { "sink_0", bidirectional_snapshot,
+      "direction bidirectional, stream expects forward", TRUE },
+  { "sink_0", other_layers_snapshot, "layer count 1, stream expects 2", TRUE },
+  { "sink_0", other_hidden_snapshot,
+      "hidden size of layer 1 is 95, stream expects 96", TRUE },
+  { "sink_0", other_history_snapshot, "DSP history size", TRUE },
+  { "sink_0", unknown_type_snapshot, "unknown element type 9", TRUE },
+  { "sink_0", stereo_snapshot, "batch 2, stream expects 1", FALSE },
+  { "sink_0", other_model_snapshot, "model id", TRUE },
+  { "sink_0", flipped_snapshot, "checksum", TRUE },
+  { "sink_0", NULL, "no state given", TRUE },
+  { "sink_7", mono_snapshot, "no stream called", TRUE },
+  { NULL, mono_snapshot, "no stream called", TRUE },
 };
 
 GST_START_TEST (test_set_state_refused)
@@ -1036,16 +1149,16 @@ GST_START_TEST (test_set_state_refused)
   GstHarness *h = new_stream_harness (F32_CAPS (1));
   GBytes *bytes
       = refused_cases[__i__].make != NULL ? refused_cases[__i__].make () : NULL;
-  gfloat *x = make_signal (HOP, 1, 13), *before, *after;
+  gfloat *x = make_signal (HOP, 1, 13);
+  GBytes *before, *after;
   GstBus *bus = gst_bus_new ();
   GstMessage *msg;
   GError *error = NULL;
   gchar *debug = NULL;
-  gsize n;
 
   gst_element_set_bus (h->element, bus);
   push_signal (h, x, HOP, 1, HOP, 0);
-  before = hidden_of (h->element, &n);
+  before = get_state (h->element, "sink_0");
   fail_if (set_state (h->element, refused_cases[__i__].pad, bytes));
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
   fail_unless (msg != NULL);
@@ -1053,8 +1166,8 @@ GST_START_TEST (test_set_state_refused)
   fail_unless (strstr (error->message, refused_cases[__i__].needle) != NULL,
       "\"%s\" does not name \"%s\"", error->message,
       refused_cases[__i__].needle);
-  after = hidden_of (h->element, &n);
-  fail_unless (memcmp (before, after, n * 4) == 0);
+  after = get_state (h->element, "sink_0");
+  fail_unless (snapshot_content_equal (before, after));
 
   g_clear_error (&error);
   g_free (debug);
@@ -1063,10 +1176,42 @@ GST_START_TEST (test_set_state_refused)
   gst_object_unref (bus);
   if (bytes != NULL)
     g_bytes_unref (bytes);
-  g_free (before);
-  g_free (after);
+  g_bytes_unref (before);
+  g_bytes_unref (after);
   g_free (x);
   gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A refused set-state before caps leaves the stream without a state: no
+ * snapshot, no counters; an accepted one then still seeds the stream. */
+GST_START_TEST (test_set_state_refused_before_caps)
+{
+  GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
+  GstPad *pad = gst_element_request_pad_simple (e, "sink_%u");
+  GBytes *bytes
+      = refused_cases[__i__].make != NULL ? refused_cases[__i__].make () : NULL;
+  GBytes *good = mono_snapshot ();
+  GstStructure *stats = NULL;
+
+  /* Before caps the stream's channel count is not known yet. */
+  if (refused_cases[__i__].before_caps)
+    fail_if (set_state (e, refused_cases[__i__].pad, bytes));
+  fail_unless (get_state (e, "sink_0") == NULL);
+  g_object_get (pad, "state-stats", &stats, NULL);
+  fail_unless (stats == NULL, "a refused import made a state");
+  fail_unless (set_state (e, "sink_0", good));
+  g_object_get (pad, "state-stats", &stats, NULL);
+  fail_unless (stats != NULL);
+  gst_structure_free (stats);
+
+  if (bytes != NULL)
+    g_bytes_unref (bytes);
+  g_bytes_unref (good);
+  gst_element_release_request_pad (e, pad);
+  gst_object_unref (pad);
+  gst_object_unref (e);
 }
 
 GST_END_TEST;
@@ -1525,6 +1670,342 @@ GST_START_TEST (test_launch_without_pad_names)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------------
+ * The contract seen from outside: counts, flags, flows, events
+ * --------------------------------------------------------------------- */
+
+/* Pushes @n samples in buffers of @chunk and calls @action once, at the
+ * first buffer boundary at or after sample @at (never before the first
+ * buffer: this is mid-stream). */
+typedef enum
+{
+  MID_IMPORT_MATURE, /* a state whose 20 ms of output are all due */
+  MID_IMPORT_FRESH,  /* a state that has its whole pre-roll ahead */
+  MID_RESET,
+  MID_IMPORT_THEN_RESET,
+  MID_RESET_THEN_IMPORT,
+  MID_LAST,
+} MidAction;
+
+static void
+mid_action (GstElement *element, MidAction action, GBytes *mature,
+    GBytes *fresh)
+{
+  gboolean ok;
+
+  switch (action) {
+    case MID_IMPORT_MATURE:
+      fail_unless (set_state (element, "sink_0", mature));
+      break;
+    case MID_IMPORT_FRESH:
+      fail_unless (set_state (element, "sink_0", fresh));
+      break;
+    case MID_RESET:
+      g_signal_emit_by_name (element, "reset", "sink_0", &ok);
+      break;
+    case MID_IMPORT_THEN_RESET:
+      fail_unless (set_state (element, "sink_0", mature));
+      g_signal_emit_by_name (element, "reset", "sink_0", &ok);
+      break;
+    case MID_RESET_THEN_IMPORT:
+      g_signal_emit_by_name (element, "reset", "sink_0", &ok);
+      fail_unless (set_state (element, "sink_0", mature));
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+}
+
+static const guint mid_chunks[] = { 1, 64, 160, 479, 480, 481, 1000 };
+static const guint mid_points[] = { 1, 200, 700, 2000 };
+
+/* One output sample per input sample for every buffer size and every
+ * timing of an application's set-state or reset, with timestamps that
+ * follow the samples (pull_all checks them). */
+GST_START_TEST (test_midstream_state_change_exact_count)
+{
+  guint chunk = mid_chunks[__i__], n = 4800, p, got;
+  gfloat *x = make_signal (n, 1, 40), *y;
+  GBytes *mature, *fresh;
+  MidAction action;
+
+  {
+    GstHarness *m = new_stream_harness (F32_CAPS (1));
+
+    fresh = get_state (m->element, "sink_0");
+    push_signal (m, x, 2 * LATENCY, 1, HOP, 0);
+    mature = get_state (m->element, "sink_0");
+    gst_harness_teardown (m);
+  }
+  for (action = 0; action < MID_LAST; action++) {
+    for (p = 0; p < G_N_ELEMENTS (mid_points); p++) {
+      GstHarness *h = new_stream_harness (F32_CAPS (1));
+      guint done = 0;
+      gboolean acted = FALSE;
+
+      while (done < n) {
+        guint m = MIN (chunk, n - done);
+
+        if (!acted && done > 0 && done >= mid_points[p]) {
+          mid_action (h->element, action, mature, fresh);
+          acted = TRUE;
+        }
+        push_signal (h, x + done, m, 1, m, done);
+        done += m;
+      }
+      gst_harness_push_event (h, gst_event_new_eos ());
+      got = pull_all (h, 1, &y, 0);
+      fail_unless_equals_int (got, n);
+      g_free (y);
+      gst_harness_teardown (h);
+    }
+  }
+  g_bytes_unref (mature);
+  g_bytes_unref (fresh);
+  g_free (x);
+}
+
+GST_END_TEST;
+
+/* The state pad is an observer: whatever its downstream returns
+ * (flushing, not linked, EOS), the audio keeps flowing. */
+typedef enum
+{
+  STATE_DOWN_FLUSHING,
+  STATE_DOWN_UNLINKED,
+  STATE_DOWN_EOS,
+  STATE_DOWN_RELEASED,
+} StateDownstream;
+
+GST_START_TEST (test_state_downstream_never_stops_audio)
+{
+  StateDownstream what = (StateDownstream) __i__;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
+  GstPad *statepad = gst_element_get_static_pad (h->element, "state_0");
+  gfloat *x = make_signal (10 * HOP, 1, 41), *y;
+  GstBuffer *sbuf;
+  guint k;
+
+  push_signal (h, x, 2 * HOP, 1, HOP, 0);
+  sbuf = gst_harness_pull (hs);
+  gst_buffer_unref (sbuf);
+  switch (what) {
+    case STATE_DOWN_FLUSHING: /* its sink was set to NULL */
+      gst_pad_set_active (hs->sinkpad, FALSE);
+      break;
+    case STATE_DOWN_UNLINKED:
+      gst_pad_unlink (statepad, hs->sinkpad);
+      break;
+    case STATE_DOWN_EOS: /* its sink took no more */
+      fail_unless (gst_pad_send_event (hs->sinkpad, gst_event_new_eos ()));
+      break;
+    case STATE_DOWN_RELEASED:
+      gst_element_release_request_pad (h->element, statepad);
+      break;
+  }
+  for (k = 2; k < 10; k++)
+    fail_unless_equals_int (gst_harness_push (h,
+                                f32_buffer (x + k * HOP, HOP, 1,
+                                    (guint64) k * HOP)),
+        GST_FLOW_OK);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  fail_unless_equals_int (pull_all (h, 1, &y, 0), 10 * HOP);
+  g_free (y);
+  g_free (x);
+  gst_object_unref (statepad);
+  gst_harness_teardown (hs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A GAP buffer's output carries the previous 20 ms of real audio: only
+ * output that is silence may carry the GAP flag. */
+GST_START_TEST (test_gap_flag_only_on_silence)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (6 * HOP, 1, 42), *silence = g_new0 (gfloat, HOP);
+  GstBuffer *buf;
+  guint k, gaps = 0, index = 0;
+
+  push_signal (h, x, 6 * HOP, 1, HOP, 0);
+  for (k = 6; k < 12; k++) {
+    buf = f32_buffer (silence, HOP, 1, (guint64) k * HOP);
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_GAP);
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  while ((buf = gst_harness_try_pull (h)) != NULL) {
+    GstMapInfo map;
+    gboolean silent;
+
+    gst_buffer_map (buf, &map, GST_MAP_READ);
+    silent = all_zero ((const gfloat *) map.data, map.size / 4);
+    gst_buffer_unmap (buf, &map);
+    if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)) {
+      fail_unless (silent, "output buffer %u is flagged GAP but not silent",
+          index);
+      gaps++;
+    }
+    /* Buffers 4 and 5 (the first two of GAP input) carry speech. */
+    if (index == 4 || index == 5)
+      fail_if (silent);
+    gst_buffer_unref (buf);
+    index++;
+  }
+  fail_unless_equals_int (index, 10);
+  /* The silent output of GAP input keeps the flag. */
+  fail_unless (gaps > 0);
+  g_free (silence);
+  g_free (x);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* EOS before the first buffer reaches a linked state pad, with caps and
+ * without. */
+GST_START_TEST (test_eos_before_data_reaches_state_pad)
+{
+  gboolean with_caps = __i__ == 0;
+  GstHarness *h
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
+  GstEvent *event;
+  gboolean eos = FALSE, stream_start = FALSE;
+
+  if (with_caps) {
+    gst_harness_set_src_caps_str (h, F32_CAPS (1));
+  } else {
+    GstSegment segment;
+
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    gst_harness_push_event (h, gst_event_new_stream_start ("nothing"));
+    gst_harness_push_event (h, gst_event_new_segment (&segment));
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((event = gst_harness_try_pull_event (hs)) != NULL) {
+    if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START)
+      stream_start = TRUE;
+    if (GST_EVENT_TYPE (event) == GST_EVENT_EOS)
+      eos = TRUE;
+    gst_event_unref (event);
+  }
+  fail_unless (stream_start);
+  fail_unless (eos);
+  gst_harness_teardown (hs);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Counts the upstream events and queries that reach a harness's source. */
+typedef struct
+{
+  gint events;
+  gint queries;
+} UpstreamCount;
+
+static GstPadProbeReturn
+count_upstream (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  UpstreamCount *count = data;
+
+  (void) pad;
+  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) {
+    if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info))
+        == GST_EVENT_CUSTOM_UPSTREAM)
+      g_atomic_int_inc (&count->events);
+  } else if (GST_QUERY_TYPE (GST_PAD_PROBE_INFO_QUERY (info))
+      == GST_QUERY_CUSTOM) {
+    g_atomic_int_inc (&count->queries);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* An upstream event or query on state_N goes to stream N's upstream only,
+ * never to another stream's. */
+GST_START_TEST (test_state_pad_upstream_isolated)
+{
+  GstHarness *h0
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h1
+      = gst_harness_new_with_element (h0->element, "sink_1", "src_1");
+  GstHarness *hs1 = gst_harness_new_with_element (h0->element, NULL, "state_1");
+  UpstreamCount c0 = { 0, 0 }, c1 = { 0, 0 };
+  GstQuery *query;
+
+  gst_harness_set_src_caps_str (h0, F32_CAPS (1));
+  gst_harness_set_src_caps_str (h1, F32_CAPS (1));
+  gst_pad_add_probe (h0->srcpad,
+      GST_PAD_PROBE_TYPE_EVENT_UPSTREAM | GST_PAD_PROBE_TYPE_QUERY_UPSTREAM,
+      count_upstream, &c0, NULL);
+  gst_pad_add_probe (h1->srcpad,
+      GST_PAD_PROBE_TYPE_EVENT_UPSTREAM | GST_PAD_PROBE_TYPE_QUERY_UPSTREAM,
+      count_upstream, &c1, NULL);
+
+  gst_harness_push_upstream_event (hs1,
+      gst_event_new_custom (GST_EVENT_CUSTOM_UPSTREAM,
+          gst_structure_new_empty ("from-state-1")));
+  query = gst_query_new_custom (GST_QUERY_CUSTOM,
+      gst_structure_new_empty ("from-state-1"));
+  gst_pad_peer_query (hs1->sinkpad, query);
+  gst_query_unref (query);
+
+  fail_unless_equals_int (g_atomic_int_get (&c1.events), 1);
+  fail_unless_equals_int (g_atomic_int_get (&c0.events), 0);
+  fail_unless_equals_int (g_atomic_int_get (&c1.queries), 1);
+  fail_unless_equals_int (g_atomic_int_get (&c0.queries), 0);
+  gst_harness_teardown (hs1);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h0);
+}
+
+GST_END_TEST;
+
+/* An empty buffer is dropped and changes nothing, whatever its flags; a
+ * DISCONT it carries applies to the next buffer that holds samples. */
+GST_START_TEST (test_empty_discont_buffer)
+{
+  gboolean reset_on_discont = __i__ == 0;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *fresh = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (5 * HOP, 1, 43), *y;
+  GBytes *before, *after, *expected;
+  GstBuffer *buf;
+
+  g_object_set (h->element, "reset-on-discont", reset_on_discont, NULL);
+  push_signal (h, x, 3 * HOP, 1, HOP, 0);
+  fail_unless_equals_int (pull_all (h, 1, &y, 0), HOP);
+  g_free (y);
+  before = get_state (h->element, "sink_0");
+  buf = gst_buffer_new ();
+  GST_BUFFER_PTS (buf) = gst_util_uint64_scale_int (3 * HOP, GST_SECOND, RATE);
+  GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  /* Nothing drained, nothing reset. */
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  after = get_state (h->element, "sink_0");
+  fail_unless (snapshot_content_equal (before, after));
+  g_bytes_unref (after);
+
+  /* The next buffer with samples is the discontinuity. */
+  push_signal (h, x + 3 * HOP, HOP, 1, HOP, 3 * HOP);
+  push_signal (fresh, x + 3 * HOP, HOP, 1, HOP, 3 * HOP);
+  after = get_state (h->element, "sink_0");
+  expected = get_state (fresh->element, "sink_0");
+  fail_unless_equals_int (snapshot_content_equal (after, expected),
+      reset_on_discont);
+  g_bytes_unref (after);
+  g_bytes_unref (expected);
+  g_bytes_unref (before);
+  g_free (x);
+  gst_harness_teardown (fresh);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 rnndenoise_suite (void)
 {
@@ -1564,6 +2045,8 @@ rnndenoise_suite (void)
   tc = tcase_create ("errors");
   tcase_add_loop_test (tc, test_set_state_refused, 0,
       G_N_ELEMENTS (refused_cases));
+  tcase_add_loop_test (tc, test_set_state_refused_before_caps, 0,
+      G_N_ELEMENTS (refused_cases));
   tcase_add_test (tc, test_get_state_before_caps_and_unknown);
   tcase_add_test (tc, test_bad_model_fails_state_change);
   tcase_add_loop_test (tc, test_unsupported_caps, 0,
@@ -1574,6 +2057,18 @@ rnndenoise_suite (void)
   tcase_add_test (tc, test_child_proxy_pad_property);
   tcase_add_test (tc, test_vad_gate_property);
   tcase_add_test (tc, test_messages);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("contract");
+  tcase_set_timeout (tc, 60);
+  tcase_add_loop_test (tc, test_midstream_state_change_exact_count, 0,
+      G_N_ELEMENTS (mid_chunks));
+  tcase_add_loop_test (tc, test_state_downstream_never_stops_audio, 0,
+      STATE_DOWN_RELEASED + 1);
+  tcase_add_test (tc, test_gap_flag_only_on_silence);
+  tcase_add_loop_test (tc, test_eos_before_data_reaches_state_pad, 0, 2);
+  tcase_add_test (tc, test_state_pad_upstream_isolated);
+  tcase_add_loop_test (tc, test_empty_discont_buffer, 0, 2);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("concurrency");
