@@ -19,6 +19,12 @@
  *   pipeline-check latency PIPELINE NANOSECONDS
  *       In PIPELINE, the element named "d" adds NANOSECONDS of latency
  *       (its src_0's latency query minus its upstream's).
+ *   pipeline-check observer PIPELINE MODE SAMPLES
+ *       PIPELINE names its rnndenoise "d", the audio sink "as" and the
+ *       state branch "sq ! ss". While it plays, the state branch goes away
+ *       (MODE sink-null: sq and ss are set to NULL, so state_0's pushes
+ *       return FLUSHING; MODE release: state_0 is released); the audio
+ *       must still reach EOS at "as" with SAMPLES mono F32 samples.
  *   pipeline-check launch [-q] [-v] PIPELINE...
  *       Runs PIPELINE to EOS like gst-launch-1.0 (exit 1 on an error); with
  *       -v, prints the caps of every pad at EOS in gst-launch-1.0 -v's
@@ -449,6 +455,110 @@ check_latency (const gchar *description, const gchar *nanoseconds)
   return 0;
 }
 
+/* ------------------------------------------------------------------------
+ * The state pad is an observer
+ * ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint64 bytes; /* lock */
+  gboolean eos;  /* lock */
+} AudioEnd;
+
+static GstPadProbeReturn
+watch_audio (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  AudioEnd *end = data;
+
+  (void) pad;
+  g_mutex_lock (&end->lock);
+  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER) {
+    end->bytes += gst_buffer_get_size (GST_PAD_PROBE_INFO_BUFFER (info));
+  } else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info))
+      == GST_EVENT_EOS) {
+    end->eos = TRUE;
+    g_cond_signal (&end->cond);
+  }
+  g_mutex_unlock (&end->lock);
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+drop_state_branch (GstElement *pipeline, const gchar *mode)
+{
+  GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
+  GstElement *sq = gst_bin_get_by_name (GST_BIN (pipeline), "sq");
+  GstElement *ss = gst_bin_get_by_name (GST_BIN (pipeline), "ss");
+  GstPad *statepad;
+
+  if (g_str_equal (mode, "sink-null")) {
+    gst_element_set_locked_state (ss, TRUE);
+    gst_element_set_locked_state (sq, TRUE);
+    gst_element_set_state (ss, GST_STATE_NULL);
+    gst_element_set_state (sq, GST_STATE_NULL);
+  } else {
+    statepad = gst_element_get_static_pad (d, "state_0");
+    gst_element_release_request_pad (d, statepad);
+    gst_object_unref (statepad);
+  }
+  gst_object_unref (d);
+  gst_object_unref (sq);
+  gst_object_unref (ss);
+}
+
+static int
+check_observer (const gchar *description, const gchar *mode,
+    const gchar *samples)
+{
+  GstElement *pipeline = parse_pipeline (description), *as;
+  guint64 want = g_ascii_strtoull (samples, NULL, 10), got;
+  gint64 deadline;
+  AudioEnd end;
+  GstPad *pad;
+  gboolean eos;
+
+  if (pipeline == NULL)
+    return 1;
+  g_mutex_init (&end.lock);
+  g_cond_init (&end.cond);
+  end.bytes = 0;
+  end.eos = FALSE;
+  as = gst_bin_get_by_name (GST_BIN (pipeline), "as");
+  pad = gst_element_get_static_pad (as, "sink");
+  gst_pad_add_probe (pad,
+      GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+      watch_audio, &end, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (as);
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  g_usleep (300 * 1000);
+  drop_state_branch (pipeline, mode);
+  deadline = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
+  g_mutex_lock (&end.lock);
+  while (!end.eos && g_cond_wait_until (&end.cond, &end.lock, deadline))
+    ;
+  eos = end.eos;
+  got = end.bytes / 4;
+  g_mutex_unlock (&end.lock);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  g_cond_clear (&end.cond);
+  g_mutex_clear (&end.lock);
+  if (!eos)
+    FAIL ("the audio stopped after the state branch went away (%s): "
+          "%" G_GUINT64_FORMAT " samples, no EOS after 20 s",
+        mode, got);
+  if (got != want)
+    FAIL ("%" G_GUINT64_FORMAT " audio samples, expected %" G_GUINT64_FORMAT,
+        got, want);
+  g_print ("ok: the audio went on to EOS (%s), %" G_GUINT64_FORMAT " samples\n",
+      mode, got);
+  return 0;
+}
+
 static void
 print_pad_caps (const GValue *item, gpointer user_data)
 {
@@ -544,6 +654,8 @@ main (int argc, char *argv[])
     return check_refusal (argv[2]);
   if (argc == 4 && g_str_equal (argv[1], "latency"))
     return check_latency (argv[2], argv[3]);
+  if (argc == 5 && g_str_equal (argv[1], "observer"))
+    return check_observer (argv[2], argv[3], argv[4]);
   if (argc >= 3 && g_str_equal (argv[1], "launch"))
     return run_launch (argc - 2, argv + 2);
   g_printerr ("usage: pipeline-check wav-frames FILE FRAMES RATE CHANNELS\n"
@@ -552,6 +664,7 @@ main (int argc, char *argv[])
               "BUFFERS HOP\n"
               "       pipeline-check refusal PIPELINE\n"
               "       pipeline-check latency PIPELINE NANOSECONDS\n"
+              "       pipeline-check observer PIPELINE MODE SAMPLES\n"
               "       pipeline-check launch [-q] [-v] PIPELINE...\n");
   return 2;
 }

@@ -4,7 +4,7 @@
 # the plugin path and a per-test registry:
 #   tests/pipelines/pipeline-tests.sh CASE PIPELINE_CHECK WORK_DIR
 # CASE: equal-counts, two-streams, state-stream, refuse-44k,
-# refuse-44k-file, latency.
+# refuse-44k-file, latency, state-eos-before-data, state-branch-gone.
 set -eu
 
 case=$1
@@ -126,6 +126,32 @@ LIST
     # 10 ms of framing).
     "$check" latency "audiotestsrc num-buffers=5 ! audio/x-raw,rate=48000 ! \
       rnndenoise name=d ! fakesink" 20000000
+    ;;
+
+  state-eos-before-data)
+    # EOS before the first buffer reaches a linked state pad (and its
+    # stream-start before it), so the pipeline ends instead of waiting
+    # for the state branch forever.
+    for spec in "format=F32LE,rate=48000,channels=1" "rate=48000,channels=2"; do
+      echo "+ gst-launch-1.0 audiotestsrc num-buffers=0 ! audio/x-raw,$spec" \
+        "! rnndenoise name=d ! queue ! fakesink d.state_0 ! queue ! fakesink"
+      timeout 30 "$check" launch audiotestsrc num-buffers=0 ! \
+        "audio/x-raw,$spec" ! rnndenoise name=d ! queue ! fakesink \
+        d.state_0 ! queue ! fakesink ||
+        { echo "FAIL: no EOS (exit $?)"; exit 1; }
+    done
+    ;;
+
+  state-branch-gone)
+    # The state pad is an observer: when its branch is shut down (its
+    # queue and sink set to NULL, so pushes return FLUSHING) or the pad is
+    # released while playing, the audio goes on to EOS with every sample.
+    for mode in sink-null release; do
+      "$check" observer "audiotestsrc is-live=true samplesperbuffer=480 \
+        num-buffers=100 ! audio/x-raw,format=F32LE,rate=48000,channels=1 ! \
+        rnndenoise name=d ! queue ! fakesink name=as \
+        d.state_0 ! queue name=sq ! fakesink name=ss" "$mode" 48000
+    done
     ;;
 
   *)
