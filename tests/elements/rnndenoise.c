@@ -236,6 +236,34 @@ snapshot_content_equal (GBytes *a, GBytes *b)
   return equal;
 }
 
+/* What a snapshot says about the stream: its bytes without the generation
+ * (offset 48, 8 bytes) and the checksum, so that two snapshots of the same
+ * whole state (hidden and history) give equal keys. */
+static GBytes *
+content_of (GBytes *snapshot)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (snapshot, &size);
+  guint8 *key;
+
+  fail_unless (size > 60);
+  key = g_malloc (size - 12);
+  memcpy (key, data, 48);
+  memcpy (key + 48, data + 56, size - 60);
+  return g_bytes_new_take (key, size - 12);
+}
+
+static GBytes *
+snapshot_content (GstElement *element)
+{
+  GBytes *snap = get_state (element, "sink_0"), *content;
+
+  fail_unless (snap != NULL);
+  content = content_of (snap);
+  g_bytes_unref (snap);
+  return content;
+}
+
 static gboolean
 all_zero (const gfloat *v, gsize n)
 {
@@ -505,9 +533,10 @@ GST_START_TEST (test_persistence_and_reset)
 {
   GstHarness *a = new_stream_harness (F32_CAPS (1));
   GstHarness *b = new_stream_harness (F32_CAPS (1));
+  GstHarness *fresh = new_stream_harness (F32_CAPS (1));
   gfloat *x = make_signal (2 * HOP, 1, 4), *sa, *sb;
   gboolean found;
-  GBytes *state_a, *state_b;
+  GBytes *state_a, *state_b, *state_fresh, *initial;
   gsize n;
 
   /* a: buffer 1, buffer 2. b: buffer 1, reset, buffer 2. */
@@ -516,14 +545,24 @@ GST_START_TEST (test_persistence_and_reset)
   push_signal (b, x, HOP, 1, HOP, 0);
   g_signal_emit_by_name (b->element, "reset", "sink_0", &found);
   fail_unless (found);
+  /* The whole state is the initial one: hidden state and DSP history. */
+  initial = get_state (fresh->element, "sink_0");
+  state_b = get_state (b->element, "sink_0");
+  fail_unless (snapshot_content_equal (state_b, initial));
+  g_bytes_unref (state_b);
   push_signal (b, x + HOP, HOP, 1, HOP, HOP);
+  push_signal (fresh, x + HOP, HOP, 1, HOP, HOP);
 
   state_a = get_state (a->element, "sink_0");
   state_b = get_state (b->element, "sink_0");
+  state_fresh = get_state (fresh->element, "sink_0");
+  fail_unless (snapshot_content_equal (state_b, state_fresh));
   sa = snapshot_hidden (state_a, &n);
   sb = snapshot_hidden (state_b, &n);
   fail_if (memcmp (sa, sb, n * 4) == 0, "reset made no difference");
   fail_if (all_zero (sa, n));
+  g_bytes_unref (initial);
+  g_bytes_unref (state_fresh);
 
   g_signal_emit_by_name (b->element, "reset", "no_such_pad", &found);
   fail_if (found);
@@ -534,6 +573,7 @@ GST_START_TEST (test_persistence_and_reset)
   g_free (x);
   gst_harness_teardown (a);
   gst_harness_teardown (b);
+  gst_harness_teardown (fresh);
 }
 
 GST_END_TEST;
@@ -815,7 +855,10 @@ static const struct
 GST_START_TEST (test_reset_events)
 {
   GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gboolean stereo = reset_cases[__i__].what == RESET_CAPS_CHANGE;
+  GstHarness *fresh = new_stream_harness (stereo ? F32_CAPS (2) : F32_CAPS (1));
   gfloat *x = make_signal (4 * HOP, 1, 9), *hidden;
+  GBytes *before, *after, *initial;
   GstSegment segment;
   gsize n;
 
@@ -823,6 +866,7 @@ GST_START_TEST (test_reset_events)
   hidden = hidden_of (h->element, &n);
   fail_if (all_zero (hidden, n));
   g_free (hidden);
+  before = get_state (h->element, "sink_0");
 
   switch (reset_cases[__i__].what) {
     case RESET_FLUSH:
@@ -846,7 +890,19 @@ GST_START_TEST (test_reset_events)
   hidden = hidden_of (h->element, &n);
   fail_unless_equals_int (all_zero (hidden, n), reset_cases[__i__].resets);
   g_free (hidden);
+  /* The whole state, DSP history included: a fresh stream's, or as it
+   * was. */
+  after = get_state (h->element, "sink_0");
+  initial = get_state (fresh->element, "sink_0");
+  if (reset_cases[__i__].resets)
+    fail_unless (snapshot_content_equal (after, initial));
+  else
+    fail_unless (snapshot_content_equal (after, before));
+  g_bytes_unref (before);
+  g_bytes_unref (after);
+  g_bytes_unref (initial);
   g_free (x);
+  gst_harness_teardown (fresh);
   gst_harness_teardown (h);
 }
 
@@ -888,9 +944,9 @@ GST_START_TEST (test_discont)
   gboolean reset_on_discont = __i__ == 0;
   GstHarness *h = new_stream_harness (F32_CAPS (1));
   GstHarness *fresh = new_stream_harness (F32_CAPS (1));
-  gfloat *x = make_signal (4 * HOP, 1, 10), *a, *b;
+  gfloat *x = make_signal (4 * HOP, 1, 10);
+  GBytes *a, *b;
   GstBuffer *buf;
-  gsize n;
 
   g_object_set (h->element, "reset-on-discont", reset_on_discont, NULL);
   push_signal (h, x, 3 * HOP, 1, HOP, 0);
@@ -899,11 +955,12 @@ GST_START_TEST (test_discont)
   fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
   push_signal (fresh, x + 3 * HOP, HOP, 1, HOP, 10 * HOP);
 
-  a = hidden_of (h->element, &n);
-  b = hidden_of (fresh->element, &n);
-  fail_unless_equals_int (memcmp (a, b, n * 4) == 0, reset_on_discont);
-  g_free (a);
-  g_free (b);
+  /* The whole state: hidden state and DSP history. */
+  a = get_state (h->element, "sink_0");
+  b = get_state (fresh->element, "sink_0");
+  fail_unless_equals_int (snapshot_content_equal (a, b), reset_on_discont);
+  g_bytes_unref (a);
+  g_bytes_unref (b);
   g_free (x);
   gst_harness_teardown (h);
   gst_harness_teardown (fresh);
@@ -1550,14 +1607,16 @@ GST_START_TEST (test_get_state_under_load)
   gfloat *x = make_signal (n, 1, 30), *y, *ref;
   GstHarness *h = new_stream_harness (F32_CAPS (1));
   GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
-  GPtrArray *states = g_ptr_array_new_with_free_func (g_free);
+  /* The whole state (hidden and history) after each buffer, and before
+   * the first: the completed states a snapshot may show. */
+  GHashTable *completed = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+      (GDestroyNotify) g_bytes_unref, NULL);
   Hammer hm = { h->element, 0, { 0 }, NULL };
   GThread *threads[2];
   GstBuffer *sbuf;
-  gsize n_values = 0;
 
   gst_harness_set_sink_caps_str (hs, "application/x-rnn-state,format=F32LE");
-  /* The zero state is a completed state too (before the first buffer). */
+  g_hash_table_add (completed, snapshot_content (h->element));
   g_mutex_init (&hm.lock);
   hm.snapshots
       = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
@@ -1566,15 +1625,11 @@ GST_START_TEST (test_get_state_under_load)
   while (hammer_count (&hm) == 0)
     g_usleep (100);
   for (k = 0; k < n / HOP; k++) {
-    GstMapInfo map;
-
     push_signal (h, x + k * HOP, HOP, 1, HOP, (guint64) k * HOP);
+    /* The state pad is linked, so the writeback has a side output too. */
     sbuf = gst_harness_pull (hs);
-    gst_buffer_map (sbuf, &map, GST_MAP_READ);
-    g_ptr_array_add (states, g_memdup2 (map.data, map.size));
-    n_values = map.size / 4;
-    gst_buffer_unmap (sbuf, &map);
     gst_buffer_unref (sbuf);
+    g_hash_table_add (completed, snapshot_content (h->element));
   }
   /* Let the hammers see the last state too. */
   k = hammer_count (&hm);
@@ -1585,17 +1640,12 @@ GST_START_TEST (test_get_state_under_load)
   g_thread_join (threads[1]);
 
   for (k = 0; k < hm.snapshots->len; k++) {
-    gsize nv;
-    gfloat *hidden = snapshot_hidden (g_ptr_array_index (hm.snapshots, k), &nv);
-    gboolean found = all_zero (hidden, nv);
-    guint j;
+    GBytes *content = content_of (g_ptr_array_index (hm.snapshots, k));
 
-    fail_unless_equals_int (nv, n_values);
-    for (j = 0; j < states->len && !found; j++)
-      found = memcmp (hidden, g_ptr_array_index (states, j), nv * 4) == 0;
-    fail_unless (found, "snapshot %u is not the state after any buffer", k);
+    fail_unless (g_hash_table_contains (completed, content),
+        "snapshot %u is not the whole state after any buffer", k);
+    g_bytes_unref (content);
     matched++;
-    g_free (hidden);
   }
   fail_unless (matched > 0);
 
@@ -1608,7 +1658,7 @@ GST_START_TEST (test_get_state_under_load)
   GST_INFO ("%u snapshots checked", matched);
   g_ptr_array_unref (hm.snapshots);
   g_mutex_clear (&hm.lock);
-  g_ptr_array_unref (states);
+  g_hash_table_unref (completed);
   g_free (x);
   g_free (y);
   g_free (ref);
@@ -2006,6 +2056,383 @@ GST_START_TEST (test_empty_discont_buffer)
 
 GST_END_TEST;
 
+/* ---------------------------------------------------------------------
+ * Rules of the contract, each with the mutation it catches in mind
+ * --------------------------------------------------------------------- */
+
+static void
+push_time_segment (GstHarness *h)
+{
+  GstSegment segment;
+
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+}
+
+static guint64
+stat_of (GstElement *element, const gchar *field)
+{
+  GstPad *pad = gst_element_get_static_pad (element, "sink_0");
+  GstStructure *stats = NULL;
+  guint64 v = 0;
+
+  g_object_get (pad, "state-stats", &stats, NULL);
+  fail_unless (stats != NULL, "no state-stats");
+  fail_unless (gst_structure_get_uint64 (stats, field, &v));
+  gst_structure_free (stats);
+  gst_object_unref (pad);
+  return v;
+}
+
+/* A stream's output after a mono snapshot taken at @split continues the
+ * uninterrupted run bit-exactly, and has its length. */
+static void
+assert_continues (GstHarness *h, const gfloat *x, guint n, guint split,
+    const gfloat *whole, guint n_first)
+{
+  gfloat *part2;
+  guint n_second;
+
+  push_signal (h, x + split, n - split, 1, 1000, split);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  n_second = pull_all (h, 1, &part2, n_first);
+  fail_unless_equals_int (n_first + n_second, n);
+  assert_bits_equal (whole + n_first, part2, n_second);
+  g_free (part2);
+}
+
+typedef enum
+{
+  SURVIVE_FLUSH,
+  SURVIVE_READY_TO_PAUSED,
+  SURVIVE_STREAM_START,
+} SurviveCase;
+
+/* A state set before the stream starts survives the stream-event resets
+ * (FLUSH_STOP, READY->PAUSED, STREAM_START) and seeds the first buffer. */
+GST_START_TEST (test_import_survives_stream_resets)
+{
+  SurviveCase what = (SurviveCase) __i__;
+  guint n = 12000, split = 4800, n_first;
+  gfloat *x = make_signal (n, 1, 44), *whole, *part1;
+  GstHarness *ref = new_stream_harness (F32_CAPS (1));
+  GstHarness *h1 = new_stream_harness (F32_CAPS (1));
+  GstHarness *h2
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GBytes *snap;
+  guint64 resets;
+
+  push_signal (ref, x, n, 1, 1000, 0);
+  gst_harness_push_event (ref, gst_event_new_eos ());
+  fail_unless_equals_int (pull_all (ref, 1, &whole, 0), n);
+  push_signal (h1, x, split, 1, 1000, 0);
+  n_first = pull_all (h1, 1, &part1, 0);
+  snap = get_state (h1->element, "sink_0");
+
+  if (what == SURVIVE_READY_TO_PAUSED) {
+    fail_unless_equals_int (gst_element_set_state (h2->element,
+                                GST_STATE_READY),
+        GST_STATE_CHANGE_SUCCESS);
+    fail_unless (set_state (h2->element, "sink_0", snap));
+    resets = stat_of (h2->element, "resets");
+    fail_unless_equals_int (gst_element_set_state (h2->element,
+                                GST_STATE_PLAYING),
+        GST_STATE_CHANGE_SUCCESS);
+    /* READY->PAUSED reset the stream, and kept the import. */
+    fail_unless_equals_uint64 (stat_of (h2->element, "resets"), resets + 1);
+    gst_harness_set_src_caps_str (h2, F32_CAPS (1));
+  } else {
+    fail_unless (set_state (h2->element, "sink_0", snap));
+    gst_harness_set_src_caps_str (h2, F32_CAPS (1));
+    if (what == SURVIVE_FLUSH) {
+      gst_harness_push_event (h2, gst_event_new_flush_start ());
+      gst_harness_push_event (h2, gst_event_new_flush_stop (TRUE));
+      push_time_segment (h2);
+    } else {
+      gst_harness_push_event (h2, gst_event_new_stream_start ("next"));
+    }
+  }
+  assert_continues (h2, x, n, split, whole, n_first);
+
+  g_bytes_unref (snap);
+  g_free (x);
+  g_free (whole);
+  g_free (part1);
+  gst_harness_teardown (ref);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h2);
+}
+
+GST_END_TEST;
+
+/* The application's reset forgets a state set and not used yet, before
+ * the stream starts (row 0) and mid-stream (row 1): the next buffer starts
+ * from the initial state, as in a fresh stream. */
+GST_START_TEST (test_reset_drops_pending_import)
+{
+  gboolean midstream = __i__ == 1;
+  GstHarness *h
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *fresh = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (4 * HOP, 1, 45);
+  GBytes *snap = mono_snapshot (), *got, *expected;
+  gboolean ok;
+
+  if (midstream) {
+    gst_harness_set_src_caps_str (h, F32_CAPS (1));
+    push_signal (h, x, 2 * HOP, 1, HOP, 0);
+  }
+  fail_unless (set_state (h->element, "sink_0", snap));
+  g_signal_emit_by_name (h->element, "reset", "sink_0", &ok);
+  fail_unless (ok);
+  if (!midstream)
+    gst_harness_set_src_caps_str (h, F32_CAPS (1));
+  push_signal (h, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
+  push_signal (fresh, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
+  got = get_state (h->element, "sink_0");
+  expected = get_state (fresh->element, "sink_0");
+  fail_unless (snapshot_content_equal (got, expected));
+  fail_unless_equals_uint64 (stat_of (h->element, "imports"), 0);
+
+  g_bytes_unref (got);
+  g_bytes_unref (expected);
+  g_bytes_unref (snap);
+  g_free (x);
+  gst_harness_teardown (fresh);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* PAUSED->READY forgets the stream (no state, no counters, a pending import
+ * gone); READY->PAUSED starts every stream from the initial state. */
+GST_START_TEST (test_state_change_forgets_stream)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstPad *pad = gst_element_get_static_pad (h->element, "sink_0");
+  gfloat *x = make_signal (6 * HOP, 1, 46), *y, *ref;
+  GstStructure *stats = NULL;
+  GBytes *snap = mono_snapshot ();
+  GstCaps *caps;
+  guint got;
+
+  push_signal (h, x, 3 * HOP, 1, HOP, 0);
+  fail_unless (set_state (h->element, "sink_0", snap));
+  gst_buffer_unref (gst_harness_pull (h)); /* the one output so far */
+  fail_unless_equals_int (gst_element_set_state (h->element, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (get_state (h->element, "sink_0") == NULL);
+  g_object_get (pad, "state-stats", &stats, NULL);
+  fail_unless (stats == NULL, "the stream was not forgotten");
+
+  /* Played again from the start: exactly a fresh stream, no import. */
+  fail_unless_equals_int (gst_element_set_state (h->element, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_SUCCESS);
+  caps = gst_caps_from_string (F32_CAPS (1));
+  fail_unless (
+      gst_pad_push_event (h->srcpad, gst_event_new_stream_start ("again")));
+  fail_unless (gst_pad_push_event (h->srcpad, gst_event_new_caps (caps)));
+  gst_caps_unref (caps);
+  push_signal (h, x, 6 * HOP, 1, HOP, 0);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, 6 * HOP);
+  fail_unless_equals_int (reference_output (x, 6 * HOP, 1, &ref), 6 * HOP);
+  assert_bits_equal (ref, y, 6 * HOP);
+  fail_unless_equals_uint64 (stat_of (h->element, "imports"), 0);
+
+  g_bytes_unref (snap);
+  g_free (x);
+  g_free (y);
+  g_free (ref);
+  gst_object_unref (pad);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* An import that reached the stream is not applied again when the caps
+ * change later: the new format starts from the initial state. */
+GST_START_TEST (test_applied_import_not_reapplied)
+{
+  GstHarness *h
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *fresh = new_stream_harness (S16_CAPS (1));
+  gfloat *x = make_signal (4 * HOP, 1, 47);
+  GBytes *snap = mono_snapshot (), *got, *expected;
+
+  fail_unless (set_state (h->element, "sink_0", snap));
+  gst_harness_set_src_caps_str (h, F32_CAPS (1));
+  push_signal (h, x, 2 * HOP, 1, HOP, 0);
+  fail_unless_equals_uint64 (stat_of (h->element, "imports"), 1);
+  /* Same channel count, so the import would still fit. */
+  gst_harness_set_src_caps_str (h, S16_CAPS (1));
+  push_signal (h, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
+  push_signal (fresh, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
+  got = get_state (h->element, "sink_0");
+  expected = get_state (fresh->element, "sink_0");
+  fail_unless (snapshot_content_equal (got, expected),
+      "the import was applied again after the caps change");
+  fail_unless_equals_uint64 (stat_of (h->element, "imports"), 0);
+
+  g_bytes_unref (got);
+  g_bytes_unref (expected);
+  g_bytes_unref (snap);
+  g_free (x);
+  gst_harness_teardown (fresh);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* FLUSH on one stream resets that stream only: the other's audio and whole
+ * state are bit-identical to its run alone. */
+GST_START_TEST (test_flush_one_stream_only)
+{
+  guint n = 12 * HOP, got1;
+  gfloat *x0 = make_signal (n, 1, 48), *x1 = make_signal (n, 1, 49);
+  gfloat *y1, *ref1;
+  GstBuffer *out;
+  GstHarness *h0
+      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h1
+      = gst_harness_new_with_element (h0->element, "sink_1", "src_1");
+  GBytes *state1, *ref_state1;
+
+  gst_harness_set_src_caps_str (h0, F32_CAPS (1));
+  gst_harness_set_src_caps_str (h1, F32_CAPS (1));
+  push_signal (h0, x0, n / 2, 1, HOP, 0);
+  push_signal (h1, x1, n / 2, 1, HOP, 0);
+  gst_harness_push_event (h0, gst_event_new_flush_start ());
+  gst_harness_push_event (h0, gst_event_new_flush_stop (TRUE));
+  push_time_segment (h0);
+  push_signal (h0, x0 + n / 2, n / 2, 1, HOP, 0);
+  push_signal (h1, x1 + n / 2, n / 2, 1, HOP, n / 2);
+  state1 = get_state (h0->element, "sink_1");
+  gst_harness_push_event (h1, gst_event_new_eos ());
+  got1 = pull_all (h1, 1, &y1, 0);
+  fail_unless_equals_int (reference_run (x1, n, 1, &ref1, &ref_state1), n);
+  fail_unless_equals_int (got1, n);
+  assert_bits_equal (ref1, y1, n);
+  fail_unless (snapshot_content_equal (state1, ref_state1));
+  while ((out = gst_harness_try_pull (h0)) != NULL)
+    gst_buffer_unref (out);
+
+  g_bytes_unref (state1);
+  g_bytes_unref (ref_state1);
+  g_free (x0);
+  g_free (x1);
+  g_free (y1);
+  g_free (ref1);
+  gst_harness_teardown (h1);
+  gst_harness_teardown (h0);
+}
+
+GST_END_TEST;
+
+/* Two pads never share scratch memory: two streams of the same format,
+ * pushed in lock-step from two threads so that their frames run at the
+ * same time, each give exactly what they give alone. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint waiting; /* lock */
+  guint round;   /* lock */
+} Barrier;
+
+static void
+barrier_wait (Barrier *b, guint parties)
+{
+  guint round;
+
+  g_mutex_lock (&b->lock);
+  round = b->round;
+  if (++b->waiting == parties) {
+    b->waiting = 0;
+    b->round++;
+    g_cond_broadcast (&b->cond);
+  } else {
+    while (b->round == round)
+      g_cond_wait (&b->cond, &b->lock);
+  }
+  g_mutex_unlock (&b->lock);
+}
+
+typedef struct
+{
+  GstHarness *h;
+  const gfloat *x;
+  guint n;
+  Barrier *barrier;
+} LockStep;
+
+#define LOCK_STEP_CHUNK (4 * HOP)
+
+static gpointer
+feed_lock_step (gpointer data)
+{
+  LockStep *f = data;
+  guint done;
+
+  for (done = 0; done < f->n; done += LOCK_STEP_CHUNK) {
+    barrier_wait (f->barrier, 2);
+    push_signal (f->h, f->x + done, LOCK_STEP_CHUNK, 1, LOCK_STEP_CHUNK, done);
+  }
+  return NULL;
+}
+
+GST_START_TEST (test_pads_share_no_scratch)
+{
+  guint n = 200 * LOCK_STEP_CHUNK, i;
+  gfloat *x[2], *y[2], *ref[2];
+  GstHarness *h[2];
+  LockStep f[2];
+  Barrier barrier;
+  GThread *t[2];
+  GBytes *state, *ref_state;
+
+  g_mutex_init (&barrier.lock);
+  g_cond_init (&barrier.cond);
+  barrier.waiting = 0;
+  barrier.round = 0;
+  h[0] = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  h[1] = gst_harness_new_with_element (h[0]->element, "sink_1", "src_1");
+  for (i = 0; i < 2; i++) {
+    x[i] = make_signal (n, 1, 50 + i);
+    gst_harness_set_src_caps_str (h[i], F32_CAPS (1));
+    f[i] = (LockStep){ h[i], x[i], n, &barrier };
+  }
+  for (i = 0; i < 2; i++)
+    t[i] = g_thread_new ("lock-step", feed_lock_step, &f[i]);
+  for (i = 0; i < 2; i++)
+    g_thread_join (t[i]);
+  for (i = 0; i < 2; i++) {
+    gchar *name = g_strdup_printf ("sink_%u", i);
+
+    state = get_state (h[0]->element, name);
+    g_free (name);
+    gst_harness_push_event (h[i], gst_event_new_eos ());
+    fail_unless_equals_int (pull_all (h[i], 1, &y[i], 0), n);
+    fail_unless_equals_int (reference_run (x[i], n, 1, &ref[i], &ref_state), n);
+    assert_bits_equal (ref[i], y[i], n);
+    fail_unless (snapshot_content_equal (state, ref_state));
+    g_bytes_unref (state);
+    g_bytes_unref (ref_state);
+  }
+  for (i = 0; i < 2; i++) {
+    g_free (x[i]);
+    g_free (y[i]);
+    g_free (ref[i]);
+  }
+  gst_harness_teardown (h[1]);
+  gst_harness_teardown (h[0]);
+  g_cond_clear (&barrier.cond);
+  g_mutex_clear (&barrier.lock);
+}
+
+GST_END_TEST;
+
 static Suite *
 rnndenoise_suite (void)
 {
@@ -2069,6 +2496,12 @@ rnndenoise_suite (void)
   tcase_add_loop_test (tc, test_eos_before_data_reaches_state_pad, 0, 2);
   tcase_add_test (tc, test_state_pad_upstream_isolated);
   tcase_add_loop_test (tc, test_empty_discont_buffer, 0, 2);
+  tcase_add_loop_test (tc, test_import_survives_stream_resets, 0,
+      SURVIVE_STREAM_START + 1);
+  tcase_add_loop_test (tc, test_reset_drops_pending_import, 0, 2);
+  tcase_add_test (tc, test_state_change_forgets_stream);
+  tcase_add_test (tc, test_applied_import_not_reapplied);
+  tcase_add_test (tc, test_flush_one_stream_only);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("concurrency");
@@ -2076,6 +2509,7 @@ rnndenoise_suite (void)
   tcase_add_test (tc, test_two_pads_isolated);
   tcase_add_test (tc, test_release_one_pad_midstream);
   tcase_add_test (tc, test_get_state_under_load);
+  tcase_add_test (tc, test_pads_share_no_scratch);
   tcase_add_test (tc, test_request_release_1000_pads);
   suite_add_tcase (s, tc);
   return s;
