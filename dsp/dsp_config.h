@@ -50,7 +50,20 @@ typedef struct
  */
 #define DSP_FEATURE_LAYOUT_CEPSTRUM_V1 1
 #define DSP_FEATURE_N_DELTA 6
-#define DSP_MAX_FEATURES (DSP_MAX_BANDS + 2 * DSP_FEATURE_N_DELTA)
+
+/**
+ * DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2:
+ *
+ * Feature layout 2: layout 1, then n_bands values that say how far each
+ * band's energy stands above its stationary noise floor, in log10 units:
+ * log10 (E[b] + DSP_FEATURES_ENERGY_FLOOR) - N[b], where N[b] tracks the
+ * minimum of the smoothed log energy and rises at most
+ * DSP_FEATURES_FLOOR_RISE per frame (see dsp_features_compute()). Tells the
+ * network what has been there all along (hum, fans, room noise):
+ * n_bands + 2 * DSP_FEATURE_N_DELTA + n_bands values.
+ */
+#define DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2 2
+#define DSP_MAX_FEATURES (2 * DSP_MAX_BANDS + 2 * DSP_FEATURE_N_DELTA)
 
 /* Number of features per channel and frame for a layout, or 0 if the layout
  * is unknown. */
@@ -60,6 +73,8 @@ dsp_feature_layout_n_features (guint32 layout_id, guint n_bands)
   switch (layout_id) {
     case DSP_FEATURE_LAYOUT_CEPSTRUM_V1:
       return n_bands + 2 * DSP_FEATURE_N_DELTA;
+    case DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2:
+      return 2 * n_bands + 2 * DSP_FEATURE_N_DELTA;
     default:
       return 0;
   }

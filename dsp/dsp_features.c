@@ -26,9 +26,13 @@ struct _DspFeatures
   gfloat bin_frac[DSP_MAX_BINS]; /* weight of bin_hi, 0 .. 1 */
   gfloat dct[DSP_MAX_BANDS * DSP_MAX_BANDS]; /* [j * n_bands + b] */
   gfloat silence[DSP_FEATURE_N_DELTA];       /* cepstrum of an all-zero frame */
+  gboolean track_floor;                      /* layout 2 */
+  gsize history_size;                        /* floats of history in use */
   /* History, the only per-stream data: the first DSP_FEATURE_N_DELTA
-   * cepstral coefficients of frames t - 1, then t - 2. */
-  gfloat history[2 * DSP_FEATURE_N_DELTA];
+   * cepstral coefficients of frames t - 1, then t - 2; for layout 2 then
+   * the smoothed log energy S[b] and the floor N[b] of each band (plain
+   * floats, so a snapshot is a copy). */
+  gfloat history[2 * DSP_FEATURE_N_DELTA + 2 * DSP_MAX_BANDS];
 };
 
 /* Orthonormal DCT-II of log10 (E + floor) over the bands, @ceps: n_bands. */
@@ -56,8 +60,10 @@ cepstrum_from_energies (const DspFeatures *self, const gfloat *energies,
  * @cfg: a configuration that passes dsp_frame_config_validate().
  *
  * Makes the feature extractor of one channel for @cfg's bands and feature
- * layout (only layout 1 exists: DSP_FEATURE_LAYOUT_CEPSTRUM_V1). Its history
- * starts as if the stream were preceded by silence, like #DspStft's.
+ * layout (DSP_FEATURE_LAYOUT_CEPSTRUM_V1 or
+ * DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2). Its cepstral history starts as if the
+ * stream were preceded by silence, like #DspStft's; layout 2's noise floor
+ * starts unknown.
  *
  * Returns: (transfer full): a new #DspFeatures; free with
  *   dsp_features_free().
@@ -79,6 +85,10 @@ dsp_features_new (const DspFrameConfig *cfg)
   self->n_bins = cfg->window / 2 + 1;
   self->n_features
       = dsp_feature_layout_n_features (cfg->feature_layout_id, cfg->n_bands);
+  self->track_floor
+      = cfg->feature_layout_id == DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2;
+  self->history_size
+      = 2 * DSP_FEATURE_N_DELTA + (self->track_floor ? 2 * self->n_bands : 0);
 
   for (b = 0; b < self->n_bands; b++)
     centre[b] = 0.5 * (cfg->band_edges[b] + cfg->band_edges[b + 1]);
@@ -126,17 +136,45 @@ dsp_features_free (DspFeatures *self)
  * dsp_features_reset:
  * @self: a #DspFeatures.
  *
- * Sets the history to the cepstrum of silence (all band energies 0), as after
- * dsp_features_new(); allocates nothing.
+ * Sets the history to the cepstrum of silence (all band energies 0) and
+ * layout 2's noise floor to unknown, as after dsp_features_new(); allocates
+ * nothing.
  */
 void
 dsp_features_reset (DspFeatures *self)
 {
+  guint i;
+
   g_return_if_fail (self != NULL);
 
   memcpy (self->history, self->silence, sizeof (self->silence));
   memcpy (self->history + DSP_FEATURE_N_DELTA, self->silence,
       sizeof (self->silence));
+  for (i = 2 * DSP_FEATURE_N_DELTA; i < G_N_ELEMENTS (self->history); i++)
+    self->history[i] = DSP_FEATURES_FLOOR_UNKNOWN;
+}
+
+/* Layout 2: advances each band's noise floor by one frame and writes how
+ * far the frame stands above it, @out: n_bands. */
+static void
+noise_floor_features (DspFeatures *self, const gfloat *energies, gfloat *out)
+{
+  gfloat *smoothed = self->history + 2 * DSP_FEATURE_N_DELTA;
+  gfloat *floor = smoothed + self->n_bands;
+  const gfloat a = DSP_FEATURES_FLOOR_SMOOTHING;
+  guint b;
+
+  for (b = 0; b < self->n_bands; b++) {
+    gfloat level = log10f (energies[b] + DSP_FEATURES_ENERGY_FLOOR);
+
+    /* "Unknown" (after a reset) is far above any band energy. */
+    if (smoothed[b] >= DSP_FEATURES_FLOOR_UNKNOWN)
+      smoothed[b] = level;
+    else
+      smoothed[b] = a * smoothed[b] + (1.0f - a) * level;
+    floor[b] = MIN (smoothed[b], floor[b] + DSP_FEATURES_FLOOR_RISE);
+    out[b] = level - floor[b];
+  }
 }
 
 /**
@@ -195,7 +233,9 @@ dsp_features_band_energies (const DspFeatures *self, const gfloat *spectrum,
  *   c[0 .. n_bands - 1], the orthonormal DCT-II over the bands of
  *   log10 (E[b] + DSP_FEATURES_ENERGY_FLOOR); then c[i] - c_prev[i] for
  *   i < DSP_FEATURE_N_DELTA; then c[i] - 2 * c_prev[i] + c_prev2[i] for the
- *   same i, where c_prev and c_prev2 are the cepstra of the two frames before.
+ *   same i, where c_prev and c_prev2 are the cepstra of the two frames before;
+ *   for layout 2 then n_bands values, each band's log10 energy minus its
+ *   noise floor (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2).
  * @band_energies: (nullable): n_bands floats for the band energies, as
  *   dsp_features_band_energies() gives them.
  *
@@ -226,6 +266,8 @@ dsp_features_compute (DspFeatures *self, const gfloat *spectrum,
   }
   memcpy (prev2, prev, sizeof (gfloat) * DSP_FEATURE_N_DELTA);
   memcpy (prev, features, sizeof (gfloat) * DSP_FEATURE_N_DELTA);
+  if (self->track_floor)
+    noise_floor_features (self, energies, d2 + DSP_FEATURE_N_DELTA);
 
   if (band_energies != NULL)
     memcpy (band_energies, energies, sizeof (gfloat) * self->n_bands);
@@ -313,14 +355,15 @@ dsp_features_apply_gains (const DspFeatures *self, const gfloat *bin_gains,
  *
  * Returns: the number of floats dsp_features_save_history() writes:
  *   2 * DSP_FEATURE_N_DELTA (the first cepstral coefficients of the previous
- *   frame, then of the one before).
+ *   frame, then of the one before), plus 2 * n_bands for layout 2 (smoothed
+ *   log energies, then noise floors).
  */
 gsize
 dsp_features_history_size (const DspFeatures *self)
 {
   g_return_val_if_fail (self != NULL, 0);
 
-  return G_N_ELEMENTS (self->history);
+  return self->history_size;
 }
 
 /**
@@ -336,7 +379,7 @@ dsp_features_save_history (const DspFeatures *self, gfloat *out)
 {
   g_return_if_fail (self != NULL && out != NULL);
 
-  memcpy (out, self->history, sizeof (self->history));
+  memcpy (out, self->history, sizeof (gfloat) * self->history_size);
 }
 
 /**
@@ -351,5 +394,5 @@ dsp_features_load_history (DspFeatures *self, const gfloat *in)
 {
   g_return_if_fail (self != NULL && in != NULL);
 
-  memcpy (self->history, in, sizeof (self->history));
+  memcpy (self->history, in, sizeof (gfloat) * self->history_size);
 }

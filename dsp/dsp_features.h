@@ -15,6 +15,17 @@ G_BEGIN_DECLS
  * RNNoise's log10 (E + 1e-2) on 16-bit sample values. */
 #define DSP_FEATURES_ENERGY_FLOOR 1e-11f
 
+/* Feature layout 2's noise floor tracker, in log10 energy units per frame:
+ * the smoothed log energy S = a * S + (1 - a) * L with a =
+ * DSP_FEATURES_FLOOR_SMOOTHING, and the floor N = min (S, N +
+ * DSP_FEATURES_FLOOR_RISE): 0.01 per 10 ms frame is 10 dB per second, fast
+ * enough to follow a noise that rises, slow enough to stay under a
+ * sustained vowel. A stream starts with both "unknown"
+ * (DSP_FEATURES_FLOOR_UNKNOWN), and its first frame sets them. */
+#define DSP_FEATURES_FLOOR_SMOOTHING 0.8f
+#define DSP_FEATURES_FLOOR_RISE 0.01f
+#define DSP_FEATURES_FLOOR_UNKNOWN 100.0f
+
 typedef struct _DspFeatures DspFeatures;
 
 DspFeatures *dsp_features_new (const DspFrameConfig *cfg);

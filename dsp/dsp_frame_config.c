@@ -14,6 +14,11 @@
 #define DEFAULT_N_BANDS_WIDE 24 /* sample rates of 32 kHz and above */
 #define DEFAULT_N_BANDS_NARROW 20
 #define DEFAULT_MIN_BAND_BINS 2 /* 100 Hz */
+/* Layout 2: finer bands below 1 kHz, where hum and the voice's first
+ * harmonics live. */
+#define FINE_N_BANDS_WIDE 32
+#define FINE_N_BANDS_NARROW 24
+#define FINE_MIN_BAND_BINS 1 /* 50 Hz */
 
 /* ERB-number scale (Glasberg and Moore) and its inverse, f in Hz. */
 static double
@@ -49,12 +54,44 @@ gboolean
 dsp_frame_config_init_default (DspFrameConfig *cfg, guint sample_rate,
     GError **error)
 {
+  return dsp_frame_config_init_layout (cfg, sample_rate,
+      DSP_FEATURE_LAYOUT_CEPSTRUM_V1, error);
+}
+
+/**
+ * dsp_frame_config_init_layout:
+ * @cfg: the configuration to fill.
+ * @sample_rate: Hz; a multiple of 100 from 8000 to 96000.
+ * @layout_id: DSP_FEATURE_LAYOUT_CEPSTRUM_V1 or
+ *   DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2.
+ * @error: return location for a #DSP_ERROR_UNSUPPORTED error.
+ *
+ * Layout 1 gives dsp_frame_config_init_default()'s bands. Layout 2 has 32
+ * bands (24 below 32 kHz), each at least 1 bin (50 Hz) wide, made the same
+ * way; at 48 kHz the edges are 0 1 2 3 4 5 6 8 10 12 15 18 22 26 31 37 43
+ * 50 59 69 80 93 108 126 146 170 197 229 266 308 357 414 480.
+ *
+ * Returns: TRUE, or FALSE with @error set and @cfg untouched.
+ */
+gboolean
+dsp_frame_config_init_layout (DspFrameConfig *cfg, guint sample_rate,
+    guint32 layout_id, GError **error)
+{
   DspFrameConfig c;
-  guint b, last;
+  guint b, last, min_bins;
   double bin_hz;
+  gboolean wide = sample_rate >= 32000;
 
   g_return_val_if_fail (cfg != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (layout_id != DSP_FEATURE_LAYOUT_CEPSTRUM_V1
+      && layout_id != DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
+        "feature layout %u is unknown (supported: %u, %u)", layout_id,
+        DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2);
+    return FALSE;
+  }
 
   if (sample_rate < 8000 || sample_rate > 96000
       || sample_rate % DEFAULT_FRAMES_PER_SECOND != 0) {
@@ -69,9 +106,14 @@ dsp_frame_config_init_default (DspFrameConfig *cfg, guint sample_rate,
   c.sample_rate = sample_rate;
   c.hop = sample_rate / DEFAULT_FRAMES_PER_SECOND;
   c.window = 2 * c.hop;
-  c.n_bands
-      = sample_rate >= 32000 ? DEFAULT_N_BANDS_WIDE : DEFAULT_N_BANDS_NARROW;
-  c.feature_layout_id = DSP_FEATURE_LAYOUT_CEPSTRUM_V1;
+  c.feature_layout_id = layout_id;
+  if (layout_id == DSP_FEATURE_LAYOUT_CEPSTRUM_V1) {
+    c.n_bands = wide ? DEFAULT_N_BANDS_WIDE : DEFAULT_N_BANDS_NARROW;
+    min_bins = DEFAULT_MIN_BAND_BINS;
+  } else {
+    c.n_bands = wide ? FINE_N_BANDS_WIDE : FINE_N_BANDS_NARROW;
+    min_bins = FINE_MIN_BAND_BINS;
+  }
 
   last = c.window / 2;
   bin_hz = (double) sample_rate / c.window;
@@ -81,7 +123,7 @@ dsp_frame_config_init_default (DspFrameConfig *cfg, guint sample_rate,
     double step = (erb_from_hz (sample_rate / 2.0) - lo) / (c.n_bands - b + 1);
     guint k = (guint) lround (hz_from_erb (lo + step) / bin_hz);
 
-    k = MAX (k, (guint) c.band_edges[b - 1] + DEFAULT_MIN_BAND_BINS);
+    k = MAX (k, (guint) c.band_edges[b - 1] + min_bins);
     k = MIN (k, last - (c.n_bands - b));
     c.band_edges[b] = (guint16) k;
   }
@@ -163,12 +205,12 @@ dsp_frame_config_validate (const DspFrameConfig *cfg, GError **error)
   if (dsp_feature_layout_n_features (cfg->feature_layout_id, cfg->n_bands)
       == 0) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
-        "feature_layout_id %u is unknown (supported: %u)",
-        cfg->feature_layout_id, DSP_FEATURE_LAYOUT_CEPSTRUM_V1);
+        "feature_layout_id %u is unknown (supported: %u, %u)",
+        cfg->feature_layout_id, DSP_FEATURE_LAYOUT_CEPSTRUM_V1,
+        DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2);
     return FALSE;
   }
-  if (cfg->feature_layout_id == DSP_FEATURE_LAYOUT_CEPSTRUM_V1
-      && cfg->n_bands < DSP_FEATURE_N_DELTA) {
+  if (cfg->n_bands < DSP_FEATURE_N_DELTA) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_INVALID,
         "n_bands %u is below %u, the deltas of feature layout %u", cfg->n_bands,
         DSP_FEATURE_N_DELTA, cfg->feature_layout_id);

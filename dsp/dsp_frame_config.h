@@ -17,6 +17,9 @@ G_BEGIN_DECLS
 gboolean dsp_frame_config_init_default (DspFrameConfig *cfg, guint sample_rate,
     GError **error);
 
+gboolean dsp_frame_config_init_layout (DspFrameConfig *cfg, guint sample_rate,
+    guint32 layout_id, GError **error);
+
 gboolean dsp_frame_config_validate (const DspFrameConfig *cfg, GError **error);
 
 guint dsp_frame_config_get_n_bins (const DspFrameConfig *cfg);

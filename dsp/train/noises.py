@@ -49,13 +49,19 @@ def brown(rng, n):
 
 
 def hum(rng, n):
-    """Mains hum: 50 or 60 Hz with many harmonics (odd ones stronger in
-    transformer buzz), a slow level wobble and a little hiss."""
+    """Mains hum: 50 or 60 Hz (or a rectifier's 100/120 Hz) with from one to
+    forty harmonics (odd ones stronger in transformer buzz), a falling
+    spectrum that may end anywhere from 150 Hz to 4 kHz, a slow level
+    wobble and a little hiss: what is learnt is "a steady tone series",
+    not one hum's spectrum."""
     f0 = (50.0 if rng.random() < 0.5 else 60.0) * rng.uniform(0.997, 1.003)
+    if rng.random() < 0.2:
+        f0 *= 2
     t = np.arange(n) / RATE
     x = np.zeros(n)
-    decay, odd_boost = rng.uniform(0.6, 1.6), rng.uniform(1.0, 4.0)
-    for k in range(1, int(min(40, 4000 / f0)) + 1):
+    decay, odd_boost = rng.uniform(0.3, 2.5), rng.uniform(1.0, 4.0)
+    top = np.exp(rng.uniform(np.log(150), np.log(4000)))
+    for k in range(1, int(max(min(40, top / f0), 1)) + 1):
         amp = k ** -decay * (odd_boost if k % 2 else 1.0)
         amp *= rng.uniform(0.3, 1.0)
         x += amp * np.sin(2 * np.pi * k * f0 * t + rng.uniform(0, 2 * np.pi))
@@ -84,6 +90,23 @@ def fan(rng, n):
     tone = _unit(_harmonics(rng, blade, int(rng.integers(2, 8)), 1.0))
     x += 10 ** (-rng.uniform(0, 15) / 20) * tone
     return _unit(x * _smooth_random(rng, n, rng.uniform(0.1, 0.5), 0.8, 1.2))
+
+
+def room(rng, n):
+    """Low-frequency room noise (ventilation, traffic through a wall):
+    brown-ish noise low-passed at 80-600 Hz, a few room-mode resonances,
+    sometimes a faint tone, slowly changing level."""
+    sos = butter(2, rng.uniform(80, 600), "low", fs=RATE, output="sos")
+    x = _unit(sosfilt(sos, _coloured(rng, n, rng.uniform(0.5, 2.0))))
+    modes = [_peaking(rng.uniform(30, 300), rng.uniform(4, 15),
+                      rng.uniform(2, 8)) for _ in range(rng.integers(1, 4))]
+    x = _unit(sosfilt(np.concatenate(modes), x))
+    if rng.random() < 0.3:
+        t = np.arange(n) / RATE
+        x += 10 ** (-rng.uniform(6, 20) / 20) * np.sqrt(2) * np.sin(
+            2 * np.pi * rng.uniform(40, 250) * t)
+    x += 10 ** (-rng.uniform(30, 50) / 20) * pink(rng, n)
+    return _unit(x * _smooth_random(rng, n, 0.2, 0.7, 1.3))
 
 
 def engine(rng, n):
@@ -176,15 +199,85 @@ def amnoise(rng, n):
 
 
 GENERATORS = {"white": white, "pink": pink, "brown": brown, "hum": hum,
-              "fan": fan, "engine": engine, "babble": babble,
+              "fan": fan, "room": room, "engine": engine, "babble": babble,
               "bursts": bursts, "clicks": clicks, "keyboard": keyboard,
               "amnoise": amnoise}
+
+# Recorded noise kinds: kind -> the sources of sources.py it draws from.
+RECORDED_KINDS = {
+    "ambience": ["megaglest-ambience", "widelands-effects",
+                 "tuxpaint-effects", "sonicpi"],
+    "music": ["widelands-music"],
+    "slides": ["etr-slides"],
+    "typing": ["keys"],
+}
+# kind -> list of recordings (float32 arrays), set by set_recorded() before
+# the mixture workers fork.
+RECORDED = {}
+
+
+def set_recorded(groups):
+    """Takes the recorded noises from sources.read_catalogue()'s groups."""
+    RECORDED.clear()
+    for kind, names in RECORDED_KINDS.items():
+        files = [row["audio"] for name in names for row in groups.get(name, [])
+                 if row["kind"] == "noise"]
+        if files:
+            RECORDED[kind] = files
+
+
+def all_kinds():
+    """Every noise kind: the generators, then the recorded kinds (whether or
+    not their recordings are loaded)."""
+    return list(GENERATORS) + list(RECORDED_KINDS)
+
+
+def available_kinds():
+    """The kinds make_noise() can make now: the generators and the recorded
+    kinds whose recordings set_recorded() loaded."""
+    return list(GENERATORS) + [k for k in RECORDED_KINDS if k in RECORDED]
+
+
+def _recorded(kind, rng, n):
+    """n samples pieced together from random recordings of one kind, each
+    at its own level, with 20 ms cross-fades; typing places single key
+    sounds in words instead."""
+    files = RECORDED[kind]
+    x = np.zeros(n)
+    if kind == "typing":
+        t = int(rng.uniform(0, 0.5) * RATE)
+        while t < n:
+            for _ in range(int(rng.integers(3, 9))):
+                key = np.asarray(files[rng.integers(len(files))])[:n - t]
+                x[t:t + key.size] += key * rng.uniform(0.5, 1.0)
+                t += int(rng.uniform(0.08, 0.25) * RATE)
+                if t >= n:
+                    break
+            t += int(rng.uniform(0.3, 1.5) * RATE)
+        return _unit(x + 10 ** (-rng.uniform(35, 50) / 20) * pink(rng, n))
+    fade = int(0.02 * RATE)
+    pos = 0
+    while pos < n:
+        rec = np.asarray(files[rng.integers(len(files))], dtype=np.float64)
+        start = int(rng.integers(max(rec.size - RATE, 1)))
+        seg = rec[start:start + (n - pos)] * 10 ** (rng.uniform(-6, 6) / 20)
+        if seg.size > 2 * fade:
+            seg[:fade] *= np.linspace(0, 1, fade)
+            seg[-fade:] *= np.linspace(1, 0, fade)
+        x[pos:pos + seg.size] += seg
+        pos += max(seg.size - fade, 1)
+    return _unit(x)
 
 
 def make_noise(kind, rng, n, speech=None):
     """n samples of the given kind at unit RMS."""
     if kind == "babble":
         return babble(rng, n, speech)
+    if kind in RECORDED_KINDS:
+        if kind not in RECORDED:
+            raise ValueError("noise kind %s needs recordings (synth.py "
+                             "--real)" % kind)
+        return _recorded(kind, rng, n)
     return GENERATORS[kind](rng, n)
 
 

@@ -1,20 +1,24 @@
 #!/bin/sh
-# Reproduce the shipped model: synthesise -> features -> train -> export ->
-# check, deterministic from the seed.
+# Reproduce the shipped model: recorded sources -> synthesise -> features ->
+# train -> export -> check, deterministic from the seed.
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
 # BUILD_DIR is a meson build dir (default: build; set up if missing). All
-# generated data goes to BUILD_DIR/train-data/ (audio, features, checkpoint,
-# model files); nothing is written into the source tree. --smoke makes a
-# few minutes of audio and trains for 2 epochs, to test the chain.
+# generated data goes to BUILD_DIR/train-data/ (Debian data packages with
+# recorded speech and noise, audio, features, checkpoint, model files);
+# nothing is written into the source tree. --smoke makes a few minutes of
+# audio and trains for 2 epochs, to test the chain.
 #
-# Settings (environment): SEED (1), TRAIN_MINUTES (120), VAL_MINUTES (10),
-# TEST_SECONDS (10), EPOCHS (22), TRAIN_BUDGET (42, minutes of training wall
-# time: training stops early rather than pass it, and EPOCHS=K reproduces a
-# run so stopped after K epochs exactly), JOBS (2). Needs Debian's
-# python3-torch, python3-scipy, python3-numpy, espeak-ng, flite, festival,
-# festvox-kallpc16k, festvox-kdlpc16k and festvox-us-slt-hts.
+# Settings (environment): SEED (1), TRAIN_MINUTES (150), VAL_MINUTES (12),
+# TEST_SECONDS (10), EPOCHS (28), TRAIN_BUDGET (100, minutes of training
+# wall time: training stops early rather than pass it, and EPOCHS=K
+# reproduces a run so stopped after K epochs exactly), LAYOUT (feature
+# layout, 2), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2). Needs
+# Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
+# espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
+# festvox-us-slt-hts, and apt-get download access to the data packages
+# that dsp/train/sources.py lists.
 set -eu
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +28,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -35,6 +39,8 @@ esac
 
 SEED=${SEED:-1}
 JOBS=${JOBS:-2}
+LAYOUT=${LAYOUT:-2}
+SIZES=${SIZES:-64,96,128}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
@@ -43,11 +49,11 @@ if [ "$SMOKE" = yes ]; then
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
-  TRAIN_MINUTES=${TRAIN_MINUTES:-120}
-  VAL_MINUTES=${VAL_MINUTES:-10}
+  TRAIN_MINUTES=${TRAIN_MINUTES:-150}
+  VAL_MINUTES=${VAL_MINUTES:-12}
   TEST_SECONDS=${TEST_SECONDS:-10}
-  EPOCHS=${EPOCHS:-22}
-  TRAIN_BUDGET=${TRAIN_BUDGET:-42}
+  EPOCHS=${EPOCHS:-28}
+  TRAIN_BUDGET=${TRAIN_BUDGET:-100}
   DATA="$BUILD/train-data"
 fi
 # Debian's interpreter, which has python3-torch (not whatever is first on
@@ -69,11 +75,15 @@ fi
 ninja -C "$BUILD" dsp/train/rnndenoise-features dsp/train/rnndenoise-forward \
     dsp/rnndenoise-model
 
+REAL="$BUILD/train-data/real"
+step "recorded speech and noise from Debian data packages into $REAL"
+$PY "$HERE/sources.py" "$REAL" --jobs "$JOBS"
+
 AUDIO="$DATA/audio"
 STAMP="seed=$SEED train=$TRAIN_MINUTES val=$VAL_MINUTES test=$TEST_SECONDS"
 STAMP="$STAMP split=$(cksum < "$HERE/split.txt" | cut -d' ' -f1)"
 STAMP="$STAMP code=$(cat "$HERE/synth.py" "$HERE/tts.py" "$HERE/noises.py" \
-    | cksum | cut -d' ' -f1)"
+    "$HERE/sources.py" "$REAL/catalogue.tsv" | cksum | cut -d' ' -f1)"
 step "synthesise mixtures into $AUDIO ($STAMP)"
 if [ -f "$AUDIO/stamp" ] && [ "$(cat "$AUDIO/stamp")" = "$STAMP" ]; then
   echo "up to date, kept"
@@ -82,18 +92,20 @@ else
   mkdir -p "$AUDIO"
   $PY "$HERE/synth.py" "$AUDIO" --seed "$SEED" \
       --train-minutes "$TRAIN_MINUTES" --val-minutes "$VAL_MINUTES" \
-      --test-seconds "$TEST_SECONDS" --jobs "$JOBS"
+      --test-seconds "$TEST_SECONDS" --jobs "$JOBS" --real "$REAL"
   echo "$STAMP" > "$AUDIO/stamp"
 fi
 
-step "features and targets (the element's C feature code)"
-for set in train val test; do
-  "$FEATURES" --list "$AUDIO/$set/list.txt" "$DATA/$set.rndf"
+step "features and targets (the element's C feature code, layout $LAYOUT)"
+for set in train val test test-real; do
+  "$FEATURES" --layout "$LAYOUT" --list "$AUDIO/$set/list.txt" \
+      "$DATA/$set.rndf"
 done
 
 step "train (at most $EPOCHS epochs, $TRAIN_BUDGET min)"
 $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" "$DATA/model.pt" \
-    --seed "$SEED" --epochs "$EPOCHS" --minutes "$TRAIN_BUDGET"
+    --seed "$SEED" --epochs "$EPOCHS" --minutes "$TRAIN_BUDGET" \
+    --sizes "$SIZES" --val-manifest "$AUDIO/val/manifest.tsv"
 
 step "export float32 and int8 model files"
 $PY "$HERE/export.py" "$DATA/model.pt" "$DATA/rnndenoise-48k.rnnm" \
@@ -103,6 +115,9 @@ $PY "$HERE/export.py" "$DATA/model.pt" "$DATA/rnndenoise-48k.rnnm" \
 step "check the C inference against PyTorch on the held-out test features"
 $PY "$HERE/check_export.py" "$DATA/model.pt" "$DATA/test.rndf" "$FORWARD" \
     "$DATA/rnndenoise-48k.rnnm" --int8 "$DATA/rnndenoise-48k-int8.rnnm"
+$PY "$HERE/check_export.py" "$DATA/model.pt" "$DATA/test-real.rndf" \
+    "$FORWARD" "$DATA/rnndenoise-48k.rnnm" \
+    --int8 "$DATA/rnndenoise-48k-int8.rnnm"
 
 step "done"
 echo "model: $DATA/rnndenoise-48k.rnnm (int8: $DATA/rnndenoise-48k-int8.rnnm)"

@@ -1,8 +1,8 @@
 /* rnndenoise — rnndenoise-features: training features and targets
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- *   rnndenoise-features CLEAN NOISE OUT
- *   rnndenoise-features --list LIST OUT
+ *   rnndenoise-features [--layout N] CLEAN NOISE OUT
+ *   rnndenoise-features [--layout N] --list LIST OUT
  *
  * Reads pairs of clean speech and noise (mono 48 kHz, 16-bit PCM or 32-bit
  * float WAV, or raw little-endian float32 without a WAV header), mixes
@@ -17,10 +17,16 @@
  *              on the clean frame energy relative to the pair's loudest
  *              frame; 0 throughout if the clean signal is silent)
  *
- * A LIST has one pair per line, "CLEAN NOISE", paths relative to the list's
- * folder; empty lines and lines starting with '#' are skipped. Each pair is
- * one sequence and starts from fresh analysis state, as a stream does. A
- * trailing partial frame is dropped.
+ * --layout picks the feature layout (1, the default, or 2) and with it the
+ * bands (dsp_frame_config_init_layout()).
+ *
+ * A LIST has one pair per line, "CLEAN NOISE [BANDWIDTH_HZ]", paths
+ * relative to the list's folder; empty lines and lines starting with '#'
+ * are skipped. BANDWIDTH_HZ is the clean speech's bandwidth: the gain
+ * targets of bands centred above it are marked -1 (not counted), so that
+ * a band-limited recording teaches only the bands it covers rather than
+ * "silence up there". Each pair is one sequence and starts from fresh
+ * analysis state, as a stream does. A trailing partial frame is dropped.
  *
  * OUT is little-endian: the magic "RNDF", then u32 version (1),
  * sample_rate, hop, window, n_bands, feature_layout_id, n_features,
@@ -117,11 +123,29 @@ vad_targets (const gfloat *energy, guint n_frames, guint row_size, gfloat *rows)
   }
 }
 
-/* Rows for one pair of @n samples each; returns the number of frames. */
+/* The first band whose centre lies above @bandwidth_hz (n_bands if none). */
+static guint
+first_band_above (const DspFrameConfig *cfg, double bandwidth_hz)
+{
+  double bin_hz = (double) cfg->sample_rate / cfg->window;
+  guint b;
+
+  for (b = 0; b < cfg->n_bands; b++) {
+    double centre = 0.5 * (cfg->band_edges[b] + cfg->band_edges[b + 1]);
+
+    if (centre * bin_hz > bandwidth_hz)
+      return b;
+  }
+  return cfg->n_bands;
+}
+
+/* Rows for one pair of @n samples each; returns the number of frames.
+ * Gain targets of bands centred above @bandwidth_hz are -1. */
 static guint
 extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
-    gsize n, gfloat *rows)
+    gsize n, double bandwidth_hz, gfloat *rows)
 {
+  guint masked_from = first_band_above (&ex->cfg, bandwidth_hz);
   gfloat noisy[DSP_MAX_HOP];
   gfloat noisy_spec[2 * DSP_MAX_BINS], clean_spec[2 * DSP_MAX_BINS];
   gfloat noisy_e[DSP_MAX_BANDS], clean_e[DSP_MAX_BANDS];
@@ -145,6 +169,8 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
     dsp_features_compute (ex->features, noisy_spec, row, noisy_e);
     dsp_features_band_energies (ex->clean_energy, clean_spec, clean_e);
     ideal_gains (n_bands, clean_e, noisy_e, row + ex->n_features);
+    for (b = masked_from; b < n_bands; b++)
+      row[ex->n_features + b] = -1.0f;
 
     energy[t] = 0.0f;
     for (b = 0; b < n_bands; b++)
@@ -158,7 +184,7 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
 /* Extracts one pair and appends its rows to @out. */
 static gboolean
 process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
-    FILE *out, guint32 *n_frames, GError **error)
+    double bandwidth_hz, FILE *out, guint32 *n_frames, GError **error)
 {
   gfloat *clean, *noise, *rows;
   gsize n_clean, n_noise;
@@ -182,7 +208,7 @@ process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
   }
 
   rows = g_new (gfloat, MAX (n_clean / ex->cfg.hop, 1) * ex->row_size);
-  *n_frames = extract_sequence (ex, clean, noise, n_clean, rows);
+  *n_frames = extract_sequence (ex, clean, noise, n_clean, bandwidth_hz, rows);
   ok = train_write_floats (out, rows, (gsize) *n_frames * ex->row_size, error);
   g_free (rows);
   g_free (clean);
@@ -190,8 +216,9 @@ process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
   return ok;
 }
 
-/* Splits a list file into (clean, noise) path pairs: a NULL-terminated array
- * of 2 * n strings. */
+/* Splits a list file into (clean, noise, bandwidth) triples: a
+ * NULL-terminated array of 3 * n strings, the bandwidth "" when the line
+ * gives none. */
 static gchar **
 read_list (const gchar *list_path, GError **error)
 {
@@ -207,24 +234,31 @@ read_list (const gchar *list_path, GError **error)
 
   for (i = 0; lines[i] != NULL; i++) {
     gchar **fields;
-    guint j;
+    guint j, n_fields;
 
     g_strstrip (lines[i]);
     if (lines[i][0] == '\0' || lines[i][0] == '#')
       continue;
     fields = g_strsplit_set (lines[i], " \t", -1);
+    n_fields = 0;
     for (j = 0; fields[j] != NULL; j++) {
       if (fields[j][0] == '\0')
         continue;
-      g_ptr_array_add (paths,
-          g_path_is_absolute (fields[j])
-              ? g_strdup (fields[j])
-              : g_build_filename (dir, fields[j], NULL));
+      if (n_fields < 2)
+        g_ptr_array_add (paths,
+            g_path_is_absolute (fields[j])
+                ? g_strdup (fields[j])
+                : g_build_filename (dir, fields[j], NULL));
+      else if (n_fields == 2)
+        g_ptr_array_add (paths, g_strdup (fields[j]));
+      n_fields++;
     }
     g_strfreev (fields);
-    if (paths->len % 2 != 0) {
+    if (n_fields == 2)
+      g_ptr_array_add (paths, g_strdup (""));
+    if (n_fields < 2 || n_fields > 3) {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-          "%s:%u: need two paths, CLEAN NOISE", list_path, i + 1);
+          "%s:%u: need CLEAN NOISE [BANDWIDTH_HZ]", list_path, i + 1);
       break;
     }
   }
@@ -262,8 +296,27 @@ finish_file (FILE *out, TrainFeaturesHeader *head, GArray *lengths,
   return train_features_write_header (out, head, error);
 }
 
+/* The bandwidth field of a list line: Hz, or no limit when empty. */
 static gboolean
-run (gchar **pairs, const gchar *out_path, GError **error)
+parse_bandwidth (const gchar *text, double *hz, GError **error)
+{
+  gchar *end;
+
+  if (text[0] == '\0') {
+    *hz = G_MAXDOUBLE;
+    return TRUE;
+  }
+  *hz = g_ascii_strtod (text, &end);
+  if (*end != '\0' || !(*hz > 0.0)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "bandwidth \"%s\" is not a positive number of Hz", text);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+run (gchar **pairs, guint32 layout, const gchar *out_path, GError **error)
 {
   Extractor ex;
   TrainFeaturesHeader head;
@@ -274,7 +327,7 @@ run (gchar **pairs, const gchar *out_path, GError **error)
 
   memset (&ex, 0, sizeof (ex));
   memset (&head, 0, sizeof (head));
-  if (!dsp_frame_config_init_default (&ex.cfg, SAMPLE_RATE, error))
+  if (!dsp_frame_config_init_layout (&ex.cfg, SAMPLE_RATE, layout, error))
     return FALSE;
   out = fopen (out_path, "wb");
   if (out == NULL) {
@@ -295,10 +348,13 @@ run (gchar **pairs, const gchar *out_path, GError **error)
 
   /* The counts are patched in once every pair is done. */
   ok = train_features_write_header (out, &head, error);
-  for (i = 0; ok && pairs[i] != NULL; i += 2) {
+  for (i = 0; ok && pairs[i] != NULL; i += 3) {
     guint32 n_frames = 0;
+    double bandwidth_hz = 0.0;
 
-    ok = process_pair (&ex, pairs[i], pairs[i + 1], out, &n_frames, error);
+    ok = parse_bandwidth (pairs[i + 2], &bandwidth_hz, error)
+        && process_pair (&ex, pairs[i], pairs[i + 1], bandwidth_hz, out,
+            &n_frames, error);
     g_array_append_val (lengths, n_frames);
     head.n_frames += n_frames;
   }
@@ -328,22 +384,29 @@ main (int argc, char **argv)
   GError *error = NULL;
   gchar **pairs;
   const gchar *out_path;
+  guint32 layout = DSP_FEATURE_LAYOUT_CEPSTRUM_V1;
   gboolean ok;
 
+  if (argc >= 3 && strcmp (argv[1], "--layout") == 0) {
+    layout = (guint32) g_ascii_strtoull (argv[2], NULL, 10);
+    argc -= 2;
+    argv += 2;
+  }
   if (argc == 4 && strcmp (argv[1], "--list") == 0) {
     pairs = read_list (argv[2], &error);
   } else if (argc == 4) {
-    pairs = g_new0 (gchar *, 3);
+    pairs = g_new0 (gchar *, 4);
     pairs[0] = g_strdup (argv[1]);
     pairs[1] = g_strdup (argv[2]);
+    pairs[2] = g_strdup ("");
   } else {
     fprintf (stderr,
-        "usage: rnndenoise-features CLEAN NOISE OUT\n"
-        "       rnndenoise-features --list LIST OUT\n");
+        "usage: rnndenoise-features [--layout N] CLEAN NOISE OUT\n"
+        "       rnndenoise-features [--layout N] --list LIST OUT\n");
     return 2;
   }
   out_path = argv[3];
-  ok = pairs != NULL && run (pairs, out_path, &error);
+  ok = pairs != NULL && run (pairs, layout, out_path, &error);
   g_strfreev (pairs);
   if (!ok) {
     fprintf (stderr, "rnndenoise-features: %s\n", error->message);

@@ -27,12 +27,14 @@ import multiprocessing
 import os
 import sys
 import time
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from scipy.io import wavfile
 
 import noises
+import sources
 import tts
 
 RATE = 48000
@@ -46,7 +48,11 @@ MIXTURE_SECONDS = 30.0
 
 # Stream tags that keep the random streams of the sets apart.
 TAG_POOL, TAG_MIX = 1, 2
-SETS = {"train": 1, "val": 2, "test": 3}
+SETS = {"train": 1, "val": 2, "test": 3, "train-real": 4, "val-real": 5,
+        "test-real": 6}
+# Share of training and validation mixtures spoken by recorded voices
+# (split.txt's real-speech-share; set in main before the workers fork).
+REAL_SHARE = [0.0]
 
 # Utterance pools, filled before the mixture workers fork.
 POOLS = {}
@@ -63,13 +69,15 @@ def read_split(path=SPLIT_FILE):
             if line:
                 key, values = line.split(":", 1)
                 split[key.strip()] = values.split()
-    voices, kinds = tts.all_voices(), list(noises.GENERATORS)
+    voices, kinds = tts.all_voices(), noises.all_kinds()
     for v in split["heldout-voices"]:
         if v not in voices:
             raise ValueError("split.txt: unknown voice %s" % v)
     for k in split["heldout-noises"]:
         if k not in kinds:
             raise ValueError("split.txt: unknown noise kind %s" % k)
+    # Recorded kinds take part only when their recordings are loaded.
+    kinds = [k for k in kinds if k in noises.available_kinds()]
     return {"test_voices": split["heldout-voices"],
             "train_voices": [v for v in voices
                              if v not in split["heldout-voices"]],
@@ -77,14 +85,62 @@ def read_split(path=SPLIT_FILE):
             "train_noises": [k for k in kinds
                              if k not in split["heldout-noises"]],
             "all_noises": kinds,
-            "snrs": [float(s) for s in split["test-snrs"]]}
+            "snrs": [float(s) for s in split["test-snrs"]],
+            "real_test": split.get("heldout-real-speech", []),
+            "real_share": float(split.get("real-speech-share", ["0"])[0])}
+
+
+def is_heldout_real(name, lang, heldout):
+    """Whether a real speech file (source, language) is held out: split.txt
+    names whole sources (SOURCE) or languages of one (SOURCE:LANG)."""
+    return name in heldout or "%s:%s" % (name, lang) in heldout
 
 
 # ---- speech ---------------------------------------------------------------
 
+# Utterances are (samples, bandwidth in Hz). TTS utterances carry a
+# synthetic band up to the Nyquist frequency; recorded ones their measured
+# bandwidth, above which the band targets are masked.
+FULL_BAND = RATE / 2
+
+
 def _synth_one(job):
     spec, seed = job
     return spec["voice"], tts.synthesize(spec, seed)
+
+
+def real_subset(row, heldout):
+    """Which set a recorded speech file belongs to: "test" if split.txt
+    holds its source or language out, else "val" for one file in 20 (by a
+    checksum of its path, so the choice never changes) and "train"."""
+    if is_heldout_real(row["source"], row["lang"], heldout):
+        return "test"
+    return "val" if zlib.crc32(row["file"].encode()) % 20 == 0 else "train"
+
+
+def build_real_pool(groups, heldout, subset, seed, tag, minutes):
+    """About `minutes` of recorded utterances, drawn without replacement from
+    the kept speech files of `subset` (see real_subset()); returns a dict
+    voice -> list of (samples, bandwidth), where a voice is
+    real:SOURCE:LANG."""
+    rng = np.random.default_rng([seed, TAG_POOL, tag, 7])
+    items = [row for name in sorted(groups) for row in groups[name]
+             if row["kind"] == "speech" and real_subset(row, heldout)
+             == subset]
+    pool, seconds = {}, 0.0
+    for i in rng.permutation(len(items)):
+        if seconds >= minutes * 60:
+            break
+        row = items[i]
+        voice = "real:%s:%s" % (row["source"], row["lang"])
+        pool.setdefault(voice, []).append(
+            (np.asarray(row["audio"], dtype=np.float32),
+             row["bandwidth_hz"]))
+        seconds += row["length"] / RATE
+    print("  real pool: %d recordings, %.1f min, %d voices"
+          % (sum(len(u) for u in pool.values()), seconds / 60, len(pool)),
+          flush=True)
+    return pool
 
 
 def build_pool(seed, tag, voices, minutes, jobs):
@@ -104,7 +160,7 @@ def build_pool(seed, tag, voices, minutes, jobs):
     with ThreadPoolExecutor(max_workers=jobs) as ex:
         for voice, x in ex.map(_synth_one, specs):
             if x.size:
-                pool[voice].append(x.astype(np.float32))
+                pool[voice].append((x.astype(np.float32), FULL_BAND))
                 seconds += x.size / RATE
     print("  pool: %d utterances, %.1f min, %d voices"
           % (sum(len(u) for u in pool.values()), seconds / 60,
@@ -117,7 +173,8 @@ def _utterance(rng, pool, voice=None):
         voices = sorted(pool)
         voice = voices[rng.integers(len(voices))]
     items = pool[voice]
-    return voice, items[rng.integers(len(items))].astype(np.float64)
+    x, band = items[rng.integers(len(items))]
+    return voice, x.astype(np.float64), band
 
 
 def _gap(rng):
@@ -133,18 +190,21 @@ def _gap(rng):
 
 def speech_track(rng, pool, n, voice=None, gaps=True):
     """n samples of utterances with gaps; one voice, or random voices if
-    voice is None. Returns the track and the voices used."""
+    voice is None. Returns the track, the voices used and the narrowest
+    bandwidth among its utterances (Hz)."""
     x = np.zeros(n)
     used = set()
+    band = FULL_BAND
     pos = int(rng.uniform(0.0, 2.0) * RATE) if gaps else 0
     while pos < n:
-        v, u = _utterance(rng, pool, voice)
+        v, u, b = _utterance(rng, pool, voice)
         used.add(v)
+        band = min(band, b)
         u = u[:n - pos] * 10 ** (rng.uniform(-3, 3) / 20)
         x[pos:pos + u.size] += u
         pos += u.size + int((_gap(rng) if gaps else rng.uniform(0.05, 0.4))
                             * RATE)
-    return x, sorted(used)
+    return x, sorted(used), band
 
 
 def active_rms(x, rel_db=-40.0):
@@ -174,21 +234,32 @@ def _fade_out_segments(rng, n):
     return g
 
 
+def _voice_weights(voices):
+    """Draw weights: the TTS engines' own weights for TTS voices, and each
+    recorded voice (source and language) equally."""
+    tts_voices = [v for v in voices if not v.startswith("real:")]
+    w = dict(zip(tts_voices, tts.engine_weights(tts_voices))) \
+        if tts_voices else {}
+    p = np.array([w.get(v, 1.0 / max(len(voices), 1)) for v in voices])
+    return p / p.sum()
+
+
 def make_mixture(rng, pool, n, kinds, snr, fade=True, secondary=True,
-                 voice=None):
+                 voice=None, babble_pool=None):
     """Draw one mixture; returns clean, noise (float32) and a description.
 
     The speech is one voice of the pool (70 %, or `voice` if given) or a
-    random voice per utterance; babble talkers come from the whole pool.
+    random voice per utterance; babble talkers come from `babble_pool` (or
+    the whole pool).
     """
     voices = sorted(pool)
     if voice is None and rng.random() < 0.7:
-        voice = voices[rng.choice(len(voices),
-                                  p=tts.engine_weights(voices))]
-    speech, used = speech_track(rng, pool, n, voice)
+        voice = voices[rng.choice(len(voices), p=_voice_weights(voices))]
+    speech, used, band = speech_track(rng, pool, n, voice)
 
     kind = kinds[rng.integers(len(kinds))]
-    talker = (lambda r, m: speech_track(r, pool, m, gaps=False)[0])
+    talkers = babble_pool if babble_pool is not None else pool
+    talker = (lambda r, m: speech_track(r, talkers, m, gaps=False)[0])
     noise = noises.make_noise(kind, rng, n, talker)
     names = [kind]
     if secondary and rng.random() < 0.3:
@@ -215,6 +286,7 @@ def make_mixture(rng, pool, n, kinds, snr, fade=True, secondary=True,
         noise *= 0.99 / peak
         level += 20 * np.log10(0.99 / peak)
     info = {"snr": "%.1f" % snr, "noise": "+".join(names),
+            "bandwidth_hz": "%d" % band,
             "voices": ",".join(used), "level_dbfs": "%.1f" % level,
             "colour": "yes" if sos is not None else "no",
             "rt60": "%.2f" % rt60, "noise_fade": "yes" if faded else "no"}
@@ -228,8 +300,12 @@ def _train_job(job):
     seed, name, index, outdir, kinds = job
     rng = np.random.default_rng([seed, TAG_MIX, SETS[name], index])
     snr = rng.uniform(*SNR_RANGE)
-    clean, noise, info = make_mixture(rng, POOLS[name],
-                                      int(MIXTURE_SECONDS * RATE), kinds, snr)
+    real = POOLS.get(name + "-real")
+    pool = real if real and rng.random() < REAL_SHARE[0] else POOLS[name]
+    # Babble talkers: recorded voices half of the time, when there are any.
+    talkers = real if real and rng.random() < 0.5 else POOLS[name]
+    clean, noise, info = make_mixture(rng, pool, int(MIXTURE_SECONDS * RATE),
+                                      kinds, snr, babble_pool=talkers)
     stem = "%04d" % index
     wavfile.write(os.path.join(outdir, stem + "_clean.wav"), RATE, clean)
     wavfile.write(os.path.join(outdir, stem + "_noise.wav"), RATE, noise)
@@ -238,9 +314,9 @@ def _train_job(job):
 
 def _test_job(job):
     """Worker: one test mixture at a given SNR and noise kind."""
-    seed, index, outdir, snr, kind, voice, seconds = job
-    rng = np.random.default_rng([seed, TAG_MIX, SETS["test"], index])
-    clean, noise, info = make_mixture(rng, POOLS["test"], int(seconds * RATE),
+    seed, index, outdir, snr, kind, voice, seconds, pool = job
+    rng = np.random.default_rng([seed, TAG_MIX, SETS[pool], index])
+    clean, noise, info = make_mixture(rng, POOLS[pool], int(seconds * RATE),
                                       [kind], snr, fade=False,
                                       secondary=False, voice=voice)
     stem = "%03d_%s" % (index, kind)
@@ -252,9 +328,12 @@ def _test_job(job):
 
 
 def _write_lists(outdir, rows, columns):
+    """list.txt for rnndenoise-features ("CLEAN NOISE BANDWIDTH_HZ") and
+    manifest.tsv."""
     with open(os.path.join(outdir, "list.txt"), "w") as f:
-        for stem, _ in rows:
-            f.write("%s_clean.wav %s_noise.wav\n" % (stem, stem))
+        for stem, info in rows:
+            f.write("%s_clean.wav %s_noise.wav %s\n" % (
+                stem, stem, info["bandwidth_hz"]))
     with open(os.path.join(outdir, "manifest.tsv"), "w") as f:
         f.write("\t".join(["name"] + columns) + "\n")
         for stem, info in rows:
@@ -262,7 +341,7 @@ def _write_lists(outdir, rows, columns):
 
 
 COLUMNS = ["snr", "noise", "voices", "level_dbfs", "colour", "rt60",
-           "noise_fade"]
+           "noise_fade", "bandwidth_hz"]
 
 
 def write_train_set(seed, name, outdir, minutes, kinds, jobs):
@@ -278,16 +357,18 @@ def write_train_set(seed, name, outdir, minutes, kinds, jobs):
           flush=True)
 
 
-def write_test_set(seed, outdir, split, seconds, jobs):
-    """One mixture per (SNR, noise kind), held-out voices only."""
+def write_test_set(seed, outdir, split, seconds, jobs, pool="test"):
+    """One mixture per (SNR, noise kind), held-out voices only (the TTS ones
+    for pool "test", the recorded ones for "test-real")."""
     work = []
+    voices = sorted(POOLS[pool]) if pool != "test" else split["test_voices"]
     for snr in split["snrs"]:
         sub = os.path.join(outdir, "snr%d" % snr)
         os.makedirs(sub, exist_ok=True)
         for kind in split["all_noises"]:
             index = len(work)
-            voice = split["test_voices"][index % len(split["test_voices"])]
-            work.append((seed, index, sub, snr, kind, voice, seconds))
+            voice = voices[index % len(voices)]
+            work.append((seed, index, sub, snr, kind, voice, seconds, pool))
     with multiprocessing.get_context("fork").Pool(jobs) as p:
         rows = p.map(_test_job, work, chunksize=1)
     columns = ["heldout_noise"] + COLUMNS
@@ -300,8 +381,8 @@ def write_test_set(seed, outdir, split, seconds, jobs):
         _write_lists(os.path.join(outdir, sub), mine, columns)
         top += [(os.path.join(sub, stem), info) for stem, info in mine]
     _write_lists(outdir, top, columns)
-    print("  test: %d mixtures of %.0f s at SNR %s dB" % (
-        len(rows), seconds, " ".join("%g" % s for s in split["snrs"])),
+    print("  %s: %d mixtures of %.0f s at SNR %s dB" % (
+        pool, len(rows), seconds, " ".join("%g" % s for s in split["snrs"])),
         flush=True)
 
 
@@ -313,8 +394,12 @@ def main():
     ap.add_argument("--val-minutes", type=float, default=8.0)
     ap.add_argument("--test-seconds", type=float, default=TEST_SECONDS)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--real", metavar="DIR",
+                    help="recorded speech and noise made by sources.py")
     args = ap.parse_args()
 
+    groups = sources.read_catalogue(args.real) if args.real else {}
+    noises.set_recorded(groups)
     split = read_split()
     start = time.time()
     print("synth: seed %d, %d training voices, held out: %s; noises %s, "
@@ -323,15 +408,29 @@ def main():
                             " ".join(split["train_noises"]),
                             " ".join(split["test_noises"])), flush=True)
     print("synth: speech pools", flush=True)
+    # With recorded speech, TTS speaks only part of the mixtures and needs a
+    # smaller pool.
+    tts_share = max(1.0 - split["real_share"], 0.3) if groups else 1.0
     POOLS["train"] = build_pool(args.seed, SETS["train"],
                                 split["train_voices"],
-                                0.5 * args.train_minutes, args.jobs)
+                                0.5 * tts_share * args.train_minutes,
+                                args.jobs)
     POOLS["val"] = build_pool(args.seed, SETS["val"], split["train_voices"],
-                              0.7 * args.val_minutes, args.jobs)
+                              0.7 * tts_share * args.val_minutes, args.jobs)
     POOLS["test"] = build_pool(args.seed, SETS["test"], split["test_voices"],
                                max(3.0, 0.25 * len(split["snrs"])
                                    * len(split["all_noises"])
                                    * args.test_seconds / 60), args.jobs)
+    if groups:
+        REAL_SHARE[0] = split["real_share"]
+        for name, minutes in (("train", args.train_minutes),
+                              ("val", args.val_minutes)):
+            POOLS[name + "-real"] = build_real_pool(
+                groups, split["real_test"], name, args.seed,
+                SETS[name + "-real"], 0.6 * REAL_SHARE[0] * minutes)
+        POOLS["test-real"] = build_real_pool(
+            groups, split["real_test"], "test", args.seed, SETS["test-real"],
+            1e9)
     print("synth: mixtures", flush=True)
     write_train_set(args.seed, "train", os.path.join(args.out, "train"),
                     args.train_minutes, split["train_noises"], args.jobs)
@@ -339,6 +438,9 @@ def main():
                     args.val_minutes, split["train_noises"], args.jobs)
     write_test_set(args.seed, os.path.join(args.out, "test"), split,
                    args.test_seconds, args.jobs)
+    if groups:
+        write_test_set(args.seed, os.path.join(args.out, "test-real"), split,
+                       args.test_seconds, args.jobs, pool="test-real")
     print("synth: done in %.0f s" % (time.time() - start), flush=True)
 
 

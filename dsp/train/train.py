@@ -16,8 +16,17 @@ budget stopped after K epochs is reproduced exactly by --epochs K.
 The loss weighs speech distortion and residual noise (RNNoise-style): on
 bands with a target (gain >= 0), with d = sqrt(g) - sqrt(g_target),
 d^2 + 10 d^4 for the gain error, plus RESIDUAL_WEIGHT * max(d, 0)^2 for
-gains above the target (noise let through), plus VAD_WEIGHT times the
-binary cross-entropy of the VAD on frames whose VAD target is 0 or 1.
+gains above the target (noise let through), plus SPEECH_WEIGHT * g_target
+* max(-d, 0)^2 for gains below it, which weighs most where speech
+dominates the band (speech removed is worse than noise left), plus
+VAD_WEIGHT times the binary cross-entropy of the VAD on frames whose VAD
+target is 0 or 1.
+
+The checkpoint kept is not the one of lowest loss but the one of lowest
+selection score on the validation sequences spoken by recorded voices
+(--val-manifest names them; all sequences without it): their gain loss
+plus SELECT_SPEECH_WEIGHT times the speech lost, in dB, in speech-dominated
+bands (target >= 0.5: mean of max(0, 20 log10(g_target / g))).
 """
 
 import argparse
@@ -32,6 +41,9 @@ import featfile
 from net import DenoiseNet
 
 RESIDUAL_WEIGHT = 0.5
+SPEECH_WEIGHT = 2.0
+SELECT_SPEECH_WEIGHT = 0.02
+SPEECH_DOMINATED = 0.5
 QUARTIC_WEIGHT = 10.0
 VAD_WEIGHT = 0.1
 LR_DECAY = 0.88  # learning rate factor per epoch
@@ -42,7 +54,8 @@ def loss_terms(gains, vad, target_gains, target_vad):
     mask = (target_gains >= 0).float()
     d = torch.sqrt(gains + 1e-8) - torch.sqrt(torch.clamp(target_gains, 0))
     per_band = d ** 2 + QUARTIC_WEIGHT * d ** 4 \
-        + RESIDUAL_WEIGHT * torch.relu(d) ** 2
+        + RESIDUAL_WEIGHT * torch.relu(d) ** 2 \
+        + SPEECH_WEIGHT * torch.clamp(target_gains, 0) * torch.relu(-d) ** 2
     gain_loss = (mask * per_band).sum() / mask.sum().clamp(min=1)
     vmask = (target_vad != 0.5).float()
     bce = torch.nn.functional.binary_cross_entropy(
@@ -95,13 +108,26 @@ def train_epoch(net, opt, data, chunk, batch, rng):
     return sums / max(len(starts) // batch, 1)
 
 
+def speech_lost_db(gains, target_gains):
+    """Sum and count of max(0, 20 log10(target / gain)) over the band-frames
+    whose target is at least SPEECH_DOMINATED."""
+    sel = target_gains >= SPEECH_DOMINATED
+    lost = torch.relu(20 * torch.log10(target_gains.clamp(min=1e-6)
+                                       / gains.clamp(min=1e-6)))
+    return float(lost[sel].sum()), int(sel.sum())
+
+
 @torch.no_grad()
-def evaluate(net, data, max_batch=16):
+def evaluate(net, data, max_batch=16, only=None):
     """Loss terms over whole sequences (grouped by length), each from the
-    zero state; averaged over sequences."""
+    zero state, averaged over sequences, then the speech lost in dB; `only`
+    (a set of sequence indices) restricts it to some sequences."""
     net.eval()
-    seqs = sorted(data.sequences(), key=lambda s: s[1])
+    seqs = [s for k, s in enumerate(data.sequences())
+            if only is None or k in only]
+    seqs = sorted(seqs, key=lambda s: s[1])
     sums, count = np.zeros(3), 0
+    lost_sum, lost_count = 0.0, 0
     i = 0
     while i < len(seqs):
         length = seqs[i][1]
@@ -113,7 +139,23 @@ def evaluate(net, data, max_batch=16):
         sums += len(group) * np.array(
             [total_loss(g_loss, v_loss).item(), g_loss.item(), v_loss.item()])
         count += len(group)
-    return sums / max(count, 1)
+        lost = speech_lost_db(gains, tg)
+        lost_sum += lost[0]
+        lost_count += lost[1]
+    return np.append(sums / max(count, 1), lost_sum / max(lost_count, 1))
+
+
+def real_sequences(manifest):
+    """Indices of the sequences of a manifest.tsv spoken by recorded voices
+    (None if there are none, or no manifest)."""
+    if manifest is None:
+        return None
+    with open(manifest) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        col = header.index("voices")
+        rows = [line.rstrip("\n").split("\t") for line in f]
+    real = {k for k, r in enumerate(rows) if r[col].startswith("real:")}
+    return real or None
 
 
 def main():
@@ -127,6 +169,9 @@ def main():
     ap.add_argument("--chunk-frames", type=int, default=300)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--val-manifest", help="the validation manifest.tsv")
+    ap.add_argument("--sizes", default="64,96,128",
+                    help="dense, first GRU, second GRU units")
     args = ap.parse_args()
 
     torch.set_num_threads(2)
@@ -138,7 +183,9 @@ def main():
     if val_data.frame_config() != cfg:
         sys.exit("train.py: training and validation layouts differ")
 
-    net = DenoiseNet(cfg["n_features"], cfg["n_bands"])
+    dense, gru1, gru2 = (int(v) for v in args.sizes.split(","))
+    net = DenoiseNet(cfg["n_features"], cfg["n_bands"], dense, gru1, gru2)
+    val_real = real_sequences(args.val_manifest)
     net.set_normalisation(train_data.features.mean(0),
                           train_data.features.std(0))
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
@@ -158,14 +205,20 @@ def main():
         tr = train_epoch(net, opt, train_data, args.chunk_frames, args.batch,
                          rng)
         va = evaluate(net, val_data)
+        vr = evaluate(net, val_data, only=val_real) if val_real else va
+        score = vr[1] + SELECT_SPEECH_WEIGHT * vr[3]
         sched.step()
         elapsed = time.time() - start
         log.append({"epoch": epoch, "train": tr.tolist(), "val": va.tolist(),
+                    "val_real": vr.tolist(), "score": score,
                     "seconds": elapsed})
         print("epoch %3d  train %.4f (gain %.4f vad %.4f)  val %.4f (gain "
-              "%.4f vad %.4f)  %.0f s" % ((epoch,) + tuple(tr) + tuple(va)
-                                          + (time.time() - t0,)), flush=True)
-        if best is None or va[0] < best["val"][0]:
+              "%.4f vad %.4f, speech lost %.2f dB)  real: gain %.4f, speech "
+              "lost %.2f dB, score %.4f  %.0f s"
+              % ((epoch,) + tuple(tr) + tuple(va) + (vr[1], vr[3], score,
+                                                     time.time() - t0)),
+              flush=True)
+        if best is None or score < best["score"]:
             best = log[-1]
             torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
                         "frame_config": cfg, "epoch": epoch, "log": log,
@@ -185,8 +238,9 @@ def main():
                     "val_frames": int(len(val_data.vad)),
                     "val_sequences": int(len(val_data.lengths))}
     torch.save(ckpt, args.out)
-    print("train: best epoch %d, val loss %.4f (train %.4f), %.1f min; %s"
-          % (best["epoch"], best["val"][0], best["train"][0],
+    print("train: best epoch %d, score %.4f, val loss %.4f (train %.4f), "
+          "%.1f min; %s"
+          % (best["epoch"], best["score"], best["val"][0], best["train"][0],
              ckpt["train_seconds"] / 60, json.dumps(ckpt["data"])))
 
 

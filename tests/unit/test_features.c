@@ -346,25 +346,30 @@ START_TEST (test_features_stationary_deltas)
 }
 END_TEST
 
+/* Layouts 1 and 2: history sizes 12 and 12 + 2 * 32. */
 START_TEST (test_features_history_continuation)
 {
+  static const guint32 layouts[]
+      = { DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2 };
   DspFrameConfig cfg;
   g_autoptr (DspFeatures) whole = NULL;
   g_autoptr (DspFeatures) first = NULL;
   g_autoptr (DspFeatures) second = NULL;
   g_autoptr (DspStft) stft = NULL;
   gfloat spectrum[2 * DSP_MAX_BINS], silence[2 * DSP_MAX_BINS] = { 0.0f };
-  gfloat history[2 * DSP_FEATURE_N_DELTA], scratch[DSP_MAX_FEATURES];
+  gfloat history[2 * DSP_FEATURE_N_DELTA + 2 * DSP_MAX_BANDS];
+  gfloat scratch[DSP_MAX_FEATURES];
   gfloat *in, *ref, *out;
   guint nf, len, t, cut = 13;
 
-  make_config (&cfg, 48000);
+  ck_assert (dsp_frame_config_init_layout (&cfg, 48000, layouts[_i], NULL));
   whole = dsp_features_new (&cfg);
   first = dsp_features_new (&cfg);
   second = dsp_features_new (&cfg);
   stft = dsp_stft_new (&cfg);
   nf = dsp_features_get_n_features (whole);
-  ck_assert_uint_eq (dsp_features_history_size (whole), G_N_ELEMENTS (history));
+  ck_assert_uint_eq (dsp_features_history_size (whole),
+      2 * DSP_FEATURE_N_DELTA + (_i == 1 ? 2 * cfg.n_bands : 0));
   len = N_FRAMES * cfg.hop;
   in = g_new (gfloat, len);
   ref = g_new (gfloat, N_FRAMES * nf);
@@ -397,6 +402,96 @@ START_TEST (test_features_history_continuation)
   g_free (in);
   g_free (ref);
   g_free (out);
+}
+END_TEST
+
+/* ---- layout 2: noise floor ---- */
+
+START_TEST (test_config_layout2)
+{
+  static const guint16 edges_48k[]
+      = { 0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 18, 22, 26, 31, 37, 43, 50, 59,
+          69, 80, 93, 108, 126, 146, 170, 197, 229, 266, 308, 357, 414, 480 };
+  DspFrameConfig cfg;
+  GError *error = NULL;
+  guint i;
+
+  ck_assert (dsp_frame_config_init_layout (&cfg, 48000,
+      DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, &error));
+  ck_assert_uint_eq (cfg.n_bands, 32);
+  for (i = 0; i < G_N_ELEMENTS (edges_48k); i++)
+    ck_assert_uint_eq (cfg.band_edges[i], edges_48k[i]);
+  ck_assert (dsp_frame_config_validate (&cfg, NULL));
+  ck_assert_uint_eq (dsp_feature_layout_n_features (cfg.feature_layout_id,
+                         cfg.n_bands),
+      32 + 2 * DSP_FEATURE_N_DELTA + 32);
+  ck_assert (dsp_frame_config_init_layout (&cfg, 16000,
+      DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
+  ck_assert_uint_eq (cfg.n_bands, 24);
+  ck_assert (dsp_frame_config_validate (&cfg, NULL));
+
+  ck_assert (!dsp_frame_config_init_layout (&cfg, 48000, 3, &error));
+  ck_assert (g_error_matches (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED));
+  g_clear_error (&error);
+}
+END_TEST
+
+/* A steady noise sits on its floor (feature near 0 once tracked); a loud
+ * tone that starts later stands far above it in its own band; the first
+ * frame after a reset reads exactly 0 (the floor starts unknown and the
+ * first frame sets it). */
+START_TEST (test_features_noise_floor)
+{
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  g_autoptr (DspStft) stft = NULL;
+  gfloat spectrum[2 * DSP_MAX_BINS], features[DSP_MAX_FEATURES];
+  gfloat in[DSP_MAX_HOP];
+  const gfloat *above;
+  GRand *rand = g_rand_new_with_seed (5);
+  guint t, n, b, nb, tone_band = 0;
+  double sum_steady = 0.0;
+
+  ck_assert (dsp_frame_config_init_layout (&cfg, 48000,
+      DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
+  feat = dsp_features_new (&cfg);
+  stft = dsp_stft_new (&cfg);
+  nb = cfg.n_bands;
+  above = features + nb + 2 * DSP_FEATURE_N_DELTA;
+  /* 1 kHz falls in band tone_band: bins 20 (1 kHz at 50 Hz per bin). */
+  while (cfg.band_edges[tone_band + 1] <= 20)
+    tone_band++;
+
+  for (t = 0; t < 400; t++) {
+    for (n = 0; n < cfg.hop; n++) {
+      in[n] = 0.01f * (gfloat) g_rand_double_range (rand, -1.0, 1.0);
+      if (t >= 300)
+        in[n] += 0.3f
+            * sinf (
+                2.0f * G_PI * 1000.0f * (t * cfg.hop + n) / cfg.sample_rate);
+    }
+    dsp_stft_analyze (stft, in, spectrum);
+    dsp_features_compute (feat, spectrum, features, NULL);
+    if (t == 0) {
+      for (b = 0; b < nb; b++)
+        ck_assert (above[b] == 0.0f);
+    }
+    if (t >= 200 && t < 300) {
+      for (b = 0; b < nb; b++)
+        sum_steady += fabs (above[b]);
+    }
+  }
+  /* Steady noise: on average within 3 dB of its floor (a frame can be
+   * below the floor, which tracks the smoothed level). */
+  ck_assert (sum_steady / (100.0 * nb) < 0.3);
+  /* The tone, 100 frames after it began: still over 20 dB above. */
+  ck_assert (above[tone_band] > 2.0f);
+
+  dsp_features_reset (feat);
+  dsp_features_compute (feat, spectrum, features, NULL);
+  for (b = 0; b < nb; b++)
+    ck_assert (above[b] == 0.0f);
+  g_rand_free (rand);
 }
 END_TEST
 
@@ -540,11 +635,16 @@ features_suite (void)
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("history");
-  tcase_add_test (tc, test_features_history_continuation);
+  tcase_add_loop_test (tc, test_features_history_continuation, 0, 2);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("energies");
   tcase_add_loop_test (tc, test_features_energies, 0, 2);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("noise-floor");
+  tcase_add_test (tc, test_config_layout2);
+  tcase_add_test (tc, test_features_noise_floor);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("gains");
