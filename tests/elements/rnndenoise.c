@@ -2367,7 +2367,8 @@ typedef struct
   Barrier *barrier;
 } LockStep;
 
-#define LOCK_STEP_CHUNK (4 * HOP)
+/* One frame per round: both threads reach the network together. */
+#define LOCK_STEP_CHUNK HOP
 
 static gpointer
 feed_lock_step (gpointer data)
@@ -2384,7 +2385,7 @@ feed_lock_step (gpointer data)
 
 GST_START_TEST (test_pads_share_no_scratch)
 {
-  guint n = 200 * LOCK_STEP_CHUNK, i;
+  guint n = 3000 * LOCK_STEP_CHUNK, i;
   gfloat *x[2], *y[2], *ref[2];
   GstHarness *h[2];
   LockStep f[2];
