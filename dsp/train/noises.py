@@ -205,8 +205,7 @@ GENERATORS = {"white": white, "pink": pink, "brown": brown, "hum": hum,
 
 # Recorded noise kinds: kind -> the sources of sources.py it draws from.
 RECORDED_KINDS = {
-    "ambience": ["megaglest-ambience", "widelands-effects",
-                 "tuxpaint-effects", "sonicpi"],
+    "ambience": ["widelands-effects", "tuxpaint-effects", "sonicpi"],
     "music": ["widelands-music"],
     "slides": ["etr-slides"],
     "typing": ["keys"],

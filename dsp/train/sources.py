@@ -83,12 +83,9 @@ SOURCES = {
         "globs": ["usr/share/klettres/*/*/*.ogg"],
         "lang": lambda p: p.split("/klettres/", 1)[1].split("/")[0],
         "licence": "GPL-2+"},
-    # Noise: outdoor ambiences (wind, water, animals) of a strategy game.
-    "megaglest-ambience": {
-        "package": "megaglest-data", "kind": "noise",
-        "globs": ["usr/share/games/megaglest/tilesets/*/sounds/*.ogg",
-                  "usr/share/games/megaglest/tilesets/*/sounds/*.wav"],
-        "lang": None, "licence": "CC-BY-SA-3.0"},
+    # Noise. Only sources whose licence lets the trained model be
+    # distributed under the GPL (so not megaglest-data's CC-BY-SA-3.0
+    # ambiences, nor hedgewars-data's GFDL sounds).
     # Workshop, farm and animal sounds of a strategy game.
     "widelands-effects": {
         "package": "widelands-data", "kind": "noise",
@@ -104,14 +101,15 @@ SOURCES = {
         "package": "tuxpaint-stamps-default", "kind": "noise",
         "globs": ["usr/share/tuxpaint/stamps/**/*.ogg"],
         "exclude": "_desc", "lang": None, "licence": "GPL-2"},
-    # Ambiences, vinyl hiss and loops of a live-coding synth (mostly CC0).
+    # Ambiences, vinyl hiss and loops of a live-coding synth (the CC0 ones;
+    # ambi_choir is CC-BY-SA-4.0 and a choir besides).
     "sonicpi": {
         "package": "sonic-pi-samples", "kind": "noise",
         "globs": ["usr/share/sonic-pi/samples/ambi_*.flac",
                   "usr/share/sonic-pi/samples/vinyl_*.flac",
                   "usr/share/sonic-pi/samples/misc_*.flac",
                   "usr/share/sonic-pi/samples/loop_*.flac"],
-        "lang": None, "licence": "CC0-1.0 (a few CC-BY-SA-4.0)"},
+        "exclude": "ambi_choir", "lang": None, "licence": "CC0-1.0"},
     # Held out: a skier's slides on snow, ice, mud, leaves and rock.
     "etr-slides": {
         "package": "extremetuxracer-data", "kind": "noise",
@@ -188,6 +186,8 @@ def bandwidth_hz(x, rate):
     bands = psd[: psd.size // width * width].reshape(-1, width).mean(axis=1)
     db = 10 * np.log10(bands + 1e-30)
     above = np.nonzero(db > db.min() + BANDWIDTH_ABOVE_MIN_DB)[0]
+    if above.size == 0:
+        return rate / 2
     return float(min((above[-1] + 1) * 250, rate / 2))
 
 
@@ -262,7 +262,14 @@ COLUMNS = ["source", "kind", "lang", "licence", "file", "offset", "length",
 
 
 def build_source(outdir, name, jobs):
-    """Decode, gate and cache one source; returns its catalogue rows."""
+    """Decode, gate and cache one source; returns its catalogue rows (kept
+    in cache/NAME.tsv too, so an interrupted run resumes)."""
+    done = os.path.join(outdir, "cache", name + ".tsv")
+    if os.path.exists(done):
+        with open(done) as f:
+            header = f.readline().rstrip("\n").split("\t")
+            return [dict(zip(header, line.rstrip("\n").split("\t")))
+                    for line in f]
     src = SOURCES[name]
     tree = os.path.join(outdir, "pkgs", src["package"])
     files = source_files(outdir, name)
@@ -285,6 +292,8 @@ def build_source(outdir, name, jobs):
                 offset += y.size
             rows.append(row)
     os.rename(cache + ".part", cache)
+    write_catalogue(done + ".part", rows)
+    os.rename(done + ".part", done)
     kept = [r for r in rows if r["kept"] == "yes"]
     print("  %-18s %5d files, kept %5d (%.1f min)%s" % (
         name, len(rows), len(kept), sum(r["seconds"] for r in kept) / 60,
