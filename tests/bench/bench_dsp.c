@@ -6,9 +6,16 @@
   * Prints "name value unit" lines.
  * Usage: bench_dsp [MODEL_FILE] [SECONDS] [INT8_MODEL_FILE]
  * Without model files it builds fixed-seed random models (float and int8)
- * of the shipped model's shape (dense 36->32, GRU 64, GRU 96, gain and VAD
- * heads): the speed does not depend on the weights. With only a float
- * model file, the int8 figures come from the random int8 model.
+ * of the first shipped model's shape (dense 36->32, GRU 64, GRU 96, gain
+ * and VAD heads): the speed does not depend on the weights. With a float
+ * model file and no int8 one, the int8 figures come from the float model
+ * quantised here (same shape).
+ *
+ * Every figure is the median of REPEATS timed runs, each after an untimed
+ * warm-up run over the same buffers: buffers are pre-faulted (written once
+ * before timing), so no run pays for first-touch page faults, and the
+ * float, int8 and speexdsp stream runs take turns, so that their ratios
+ * come from the same moments of a shared, noisy machine.
  */
 #include "config.h"
 
@@ -30,6 +37,7 @@
 
 #define RATE 48000
 #define HOP 480
+#define REPEATS 5
 
 static gdouble
 cpu_seconds (void)
@@ -112,181 +120,339 @@ print_figure (const gchar *name, gdouble value, const gchar *unit)
   printf ("%s %.6g %s\n", name, value, unit);
 }
 
-/* Per-stage cost on one channel, each stage timed on its own. */
+static gint
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The median of @n values (sorts them). */
+static gdouble
+median (gdouble *v, guint n)
+{
+  qsort (v, n, sizeof (gdouble), compare_doubles);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* One stage of bench_stages(), run over every frame. */
+typedef void (*StageFunc) (gpointer data, guint frame);
+
+/* ns per frame of @stage: one untimed warm-up pass, then the median of
+ * REPEATS timed passes. */
+static gdouble
+time_stage (StageFunc stage, gpointer data, guint n_frames)
+{
+  gdouble runs[REPEATS], t0;
+  guint r, f;
+
+  for (f = 0; f < n_frames; f++)
+    stage (data, f);
+  for (r = 0; r < REPEATS; r++) {
+    t0 = cpu_seconds ();
+    for (f = 0; f < n_frames; f++)
+      stage (data, f);
+    runs[r] = (cpu_seconds () - t0) / n_frames * 1e9;
+  }
+  return median (runs, REPEATS);
+}
+
+typedef struct
+{
+  DspModel *model;
+  DspStft *stft;
+  DspFeatures *feat;
+  const gfloat *x;
+  guint bins;
+  gfloat *spectra;  /* n_frames spectra, pre-faulted */
+  gfloat *features; /* n_frames * DSP_MAX_FEATURES, pre-faulted */
+  gfloat *hidden;
+  gfloat *scratch;
+  gfloat *work; /* one spectrum: the gains stage must not compound */
+} StageData;
+
+static void
+stage_analysis (gpointer data, guint f)
+{
+  StageData *d = data;
+
+  dsp_stft_analyze (d->stft, d->x + (gsize) f * HOP,
+      d->spectra + (gsize) f * d->bins * 2);
+}
+
+static void
+stage_features (gpointer data, guint f)
+{
+  StageData *d = data;
+
+  dsp_features_compute (d->feat, d->spectra + (gsize) f * d->bins * 2,
+      d->features + (gsize) f * DSP_MAX_FEATURES, NULL);
+}
+
+static void
+stage_network (gpointer data, guint f)
+{
+  StageData *d = data;
+  gfloat gains[DSP_MAX_BANDS], vad;
+
+  dsp_model_forward (d->model, d->features + (gsize) f * DSP_MAX_FEATURES,
+      d->hidden, 1, gains, &vad, d->scratch);
+}
+
+static void
+stage_gains (gpointer data, guint f)
+{
+  StageData *d = data;
+  gfloat gains[DSP_MAX_BANDS], bin_gains[DSP_MAX_BINS];
+  guint b;
+
+  for (b = 0; b < DSP_MAX_BANDS; b++)
+    gains[b] = 0.5f + 0.001f * (gfloat) ((f + b) % 100);
+  memcpy (d->work, d->spectra + (gsize) f * d->bins * 2,
+      sizeof (gfloat) * d->bins * 2);
+  dsp_features_interpolate_gains (d->feat, gains, bin_gains);
+  dsp_features_apply_gains (d->feat, bin_gains, 0.0f, d->work);
+}
+
+static void
+stage_synthesis (gpointer data, guint f)
+{
+  StageData *d = data;
+  gfloat out[HOP];
+
+  dsp_stft_synthesize (d->stft, d->spectra + (gsize) f * d->bins * 2, out);
+}
+
+/* Per-stage cost on one channel, each stage timed on its own (median of
+ * REPEATS passes after a warm-up pass). */
 static void
 bench_stages (DspModel *f32, DspModel *s8, const gfloat *x, guint n_frames)
 {
   const DspFrameConfig *cfg = dsp_model_get_frame_config (f32);
-  guint bins = dsp_frame_config_get_n_bins (cfg);
-  DspStft *stft = dsp_stft_new (cfg);
-  DspFeatures *feat = dsp_features_new (cfg);
-  gfloat *spectra = g_new (gfloat, (gsize) n_frames * bins * 2);
-  gfloat *features = g_new (gfloat, (gsize) n_frames * DSP_MAX_FEATURES);
-  gfloat gains[DSP_MAX_BANDS], vad, bin_gains[DSP_MAX_BINS], out[HOP];
-  gfloat *hidden = g_new0 (gfloat, dsp_model_state_size (f32, 1));
-  gfloat *scratch = g_new0 (gfloat, dsp_model_scratch_size (f32, 1) + 1);
-  gdouble t0;
-  guint f;
+  StageData d;
+  gsize scratch
+      = MAX (dsp_model_scratch_size (f32, 1), dsp_model_scratch_size (s8, 1));
 
-  t0 = cpu_seconds ();
-  for (f = 0; f < n_frames; f++)
-    dsp_stft_analyze (stft, x + (gsize) f * HOP,
-        spectra + (gsize) f * bins * 2);
-  print_figure ("analysis_ns_per_frame", (cpu_seconds () - t0) / n_frames * 1e9,
-      "ns");
+  d.model = f32;
+  d.stft = dsp_stft_new (cfg);
+  d.feat = dsp_features_new (cfg);
+  d.x = x;
+  d.bins = dsp_frame_config_get_n_bins (cfg);
+  /* g_new0 writes every page: no first-touch faults inside the timing. */
+  d.spectra = g_new0 (gfloat, (gsize) n_frames * d.bins * 2);
+  d.features = g_new0 (gfloat, (gsize) n_frames * DSP_MAX_FEATURES);
+  d.hidden = g_new0 (gfloat, dsp_model_state_size (f32, 1));
+  d.scratch = g_new0 (gfloat, scratch + 1);
+  d.work = g_new0 (gfloat, d.bins * 2);
 
-  t0 = cpu_seconds ();
-  for (f = 0; f < n_frames; f++)
-    dsp_features_compute (feat, spectra + (gsize) f * bins * 2,
-        features + (gsize) f * DSP_MAX_FEATURES, NULL);
-  print_figure ("features_ns_per_frame", (cpu_seconds () - t0) / n_frames * 1e9,
-      "ns");
-
-  t0 = cpu_seconds ();
-  for (f = 0; f < n_frames; f++)
-    dsp_model_forward (f32, features + (gsize) f * DSP_MAX_FEATURES, hidden, 1,
-        gains, &vad, scratch);
+  print_figure ("analysis_ns_per_frame",
+      time_stage (stage_analysis, &d, n_frames), "ns");
+  print_figure ("features_ns_per_frame",
+      time_stage (stage_features, &d, n_frames), "ns");
   print_figure ("network_f32_ns_per_frame",
-      (cpu_seconds () - t0) / n_frames * 1e9, "ns");
-
-  memset (hidden, 0, dsp_model_state_size (s8, 1) * sizeof (gfloat));
-  t0 = cpu_seconds ();
-  for (f = 0; f < n_frames; f++)
-    dsp_model_forward (s8, features + (gsize) f * DSP_MAX_FEATURES, hidden, 1,
-        gains, &vad, scratch);
+      time_stage (stage_network, &d, n_frames), "ns");
+  d.model = s8;
+  memset (d.hidden, 0, dsp_model_state_size (s8, 1) * sizeof (gfloat));
   print_figure ("network_s8_ns_per_frame",
-      (cpu_seconds () - t0) / n_frames * 1e9, "ns");
-
-  t0 = cpu_seconds ();
-  for (f = 0; f < n_frames; f++) {
-    dsp_features_interpolate_gains (feat, gains, bin_gains);
-    dsp_features_apply_gains (feat, bin_gains, 0.0f,
-        spectra + (gsize) f * bins * 2);
-  }
-  print_figure ("gains_ns_per_frame", (cpu_seconds () - t0) / n_frames * 1e9,
+      time_stage (stage_network, &d, n_frames), "ns");
+  print_figure ("gains_ns_per_frame", time_stage (stage_gains, &d, n_frames),
       "ns");
-
-  t0 = cpu_seconds ();
-  for (f = 0; f < n_frames; f++)
-    dsp_stft_synthesize (stft, spectra + (gsize) f * bins * 2, out);
   print_figure ("synthesis_ns_per_frame",
-      (cpu_seconds () - t0) / n_frames * 1e9, "ns");
+      time_stage (stage_synthesis, &d, n_frames), "ns");
 
-  dsp_stft_free (stft);
-  dsp_features_free (feat);
-  g_free (spectra);
-  g_free (features);
-  g_free (hidden);
-  g_free (scratch);
+  dsp_stft_free (d.stft);
+  dsp_features_free (d.feat);
+  g_free (d.spectra);
+  g_free (d.features);
+  g_free (d.hidden);
+  g_free (d.scratch);
+  g_free (d.work);
 }
 
-/* The whole processor on one mono stream in 10 ms buffers; returns the
- * real-time factor (CPU seconds per audio second). */
-static gdouble
-bench_stream (DspModel *model, const gchar *label, const gfloat *x,
-    guint n_samples, gboolean side_linked)
+/* One stream under test: the whole processor on one mono stream in 10 ms
+ * buffers, its output and side buffers allocated and written once. */
+typedef struct
 {
-  DspProcessor *p = dsp_processor_new (model, 1, NULL);
-  RnnStateSlot *slot = dsp_processor_get_slot (p);
-  const RnnStateDescriptor *desc = rnn_state_slot_get_descriptor (slot);
-  gsize side_size = rnn_state_descriptor_hidden_bytes (desc);
-  gpointer side = g_malloc (side_size);
-  gfloat *y = g_new (gfloat, n_samples);
+  const gchar *label;
+  DspProcessor *processor;
+  const RnnStateDescriptor *desc; /* borrowed from the processor's slot */
+  gboolean side_linked;
+  gsize side_size;
+  gpointer side;
+  gfloat *y;
+} StreamRun;
+
+static void
+stream_run_init (StreamRun *run, DspModel *model, const gchar *label,
+    gboolean side_linked, guint n_samples)
+{
+  RnnStateSlot *slot;
+
+  run->label = label;
+  run->processor = dsp_processor_new (model, 1, NULL);
+  slot = dsp_processor_get_slot (run->processor);
+  run->desc = rnn_state_slot_get_descriptor (slot);
+  run->side_linked = side_linked;
+  run->side_size = rnn_state_descriptor_hidden_bytes (run->desc);
+  run->side = g_malloc0 (run->side_size);
+  run->y = g_new0 (gfloat, n_samples);
+}
+
+/* CPU seconds to process @n_samples of @x. */
+static gdouble
+stream_run_once (StreamRun *run, const gfloat *x, guint n_samples)
+{
+  gdouble t0 = cpu_seconds ();
+  guint done;
+
+  for (done = 0; done + HOP <= n_samples; done += HOP)
+    dsp_processor_process (run->processor, x + done, run->y + done, HOP,
+        run->side_linked ? run->desc : NULL,
+        run->side_linked ? run->side : NULL, run->side_size, NULL);
+  return cpu_seconds () - t0;
+}
+
+/* Prints the run's figures from the median CPU time of its runs. */
+static void
+stream_run_report (StreamRun *run, gdouble cpu, guint n_samples)
+{
+  RnnStateSlot *slot = dsp_processor_get_slot (run->processor);
+  guint calls = n_samples / HOP;
+  gdouble rtf = cpu / ((gdouble) calls * HOP / RATE);
   RnnStateCounters c;
-  gdouble t0, cpu, rtf;
-  guint done, calls = 0;
   gchar *name;
 
-  t0 = cpu_seconds ();
-  for (done = 0; done + HOP <= n_samples; done += HOP, calls++)
-    dsp_processor_process (p, x + done, y + done, HOP,
-        side_linked ? desc : NULL, side_linked ? side : NULL, side_size, NULL);
-  cpu = cpu_seconds () - t0;
-  rtf = cpu / ((gdouble) done / RATE);
-
-  name = g_strdup_printf ("stream_%s_realtime_factor", label);
+  name = g_strdup_printf ("stream_%s_realtime_factor", run->label);
   print_figure (name, rtf, "cpu_s/audio_s");
   g_free (name);
-  name = g_strdup_printf ("stream_%s_speed", label);
+  name = g_strdup_printf ("stream_%s_speed", run->label);
   print_figure (name, 1.0 / rtf, "x_realtime");
   g_free (name);
-  name = g_strdup_printf ("stream_%s_ns_per_frame", label);
+  name = g_strdup_printf ("stream_%s_ns_per_frame", run->label);
   print_figure (name, cpu / calls * 1e9, "ns");
   g_free (name);
 
   rnn_state_slot_get_counters (slot, &c);
-  name = g_strdup_printf ("state_%s_bytes_written_per_invocation", label);
+  name = g_strdup_printf ("state_%s_bytes_written_per_invocation", run->label);
   print_figure (name, (gdouble) c.bytes_written_back / c.invocations, "bytes");
   g_free (name);
-  name = g_strdup_printf ("state_%s_bytes_side_per_invocation", label);
+  name = g_strdup_printf ("state_%s_bytes_side_per_invocation", run->label);
   print_figure (name, (gdouble) c.bytes_side_copied / c.invocations, "bytes");
   g_free (name);
-  name = g_strdup_printf ("state_%s_copies_per_invocation", label);
+  name = g_strdup_printf ("state_%s_copies_per_invocation", run->label);
   print_figure (name, (gdouble) c.copies / c.invocations, "copies");
   g_free (name);
+}
 
-  g_free (side);
-  g_free (y);
-  dsp_processor_free (p);
-  return rtf;
+static void
+stream_run_clear (StreamRun *run)
+{
+  g_free (run->side);
+  g_free (run->y);
+  dsp_processor_free (run->processor);
 }
 
 #ifdef HAVE_SPEEXDSP
+/* CPU seconds for speexdsp's denoiser over @n_samples of @x. */
 static gdouble
-bench_speex (const gfloat *x, guint n_samples)
+speex_run_once (SpeexPreprocessState *st, const gfloat *x, guint n_samples)
 {
-  SpeexPreprocessState *st = speex_preprocess_state_init (HOP, RATE);
   spx_int16_t frame[HOP];
-  gint on = 1;
-  gdouble t0, cpu, rtf;
+  gdouble t0 = cpu_seconds ();
   guint done, i;
 
-  speex_preprocess_ctl (st, SPEEX_PREPROCESS_SET_DENOISE, &on);
-  t0 = cpu_seconds ();
   for (done = 0; done + HOP <= n_samples; done += HOP) {
     for (i = 0; i < HOP; i++)
       frame[i] = (spx_int16_t) CLAMP (x[done + i] * 32767.0f, -32768, 32767);
     speex_preprocess_run (st, frame);
   }
-  cpu = cpu_seconds () - t0;
-  speex_preprocess_state_destroy (st);
-  rtf = cpu / ((gdouble) done / RATE);
-  print_figure ("speexdsp_realtime_factor", rtf, "cpu_s/audio_s");
-  print_figure ("speexdsp_speed", 1.0 / rtf, "x_realtime");
-  return rtf;
+  return cpu_seconds () - t0;
 }
 #endif
+
+/* The float, int8 (side pad linked and not) and speexdsp streams, taking
+ * turns: a warm-up run each, then REPEATS timed rounds; medians. */
+static void
+bench_streams (DspModel *f32, DspModel *s8, const gfloat *x, guint n)
+{
+  StreamRun runs[3];
+  gdouble cpu[3][REPEATS], med[3];
+  guint k, r;
+#ifdef HAVE_SPEEXDSP
+  SpeexPreprocessState *st = speex_preprocess_state_init (HOP, RATE);
+  gdouble speex_cpu[REPEATS], speex_rtf;
+  gint on = 1;
+
+  speex_preprocess_ctl (st, SPEEX_PREPROCESS_SET_DENOISE, &on);
+  speex_run_once (st, x, n);
+#endif
+
+  stream_run_init (&runs[0], f32, "f32", TRUE, n);
+  stream_run_init (&runs[1], s8, "s8", TRUE, n);
+  stream_run_init (&runs[2], s8, "s8_unlinked", FALSE, n);
+  for (k = 0; k < 3; k++)
+    stream_run_once (&runs[k], x, n);
+  for (r = 0; r < REPEATS; r++) {
+    for (k = 0; k < 3; k++)
+      cpu[k][r] = stream_run_once (&runs[k], x, n);
+#ifdef HAVE_SPEEXDSP
+    speex_cpu[r] = speex_run_once (st, x, n);
+#endif
+  }
+  for (k = 0; k < 3; k++) {
+    med[k] = median (cpu[k], REPEATS);
+    stream_run_report (&runs[k], med[k], n);
+    stream_run_clear (&runs[k]);
+  }
+#ifdef HAVE_SPEEXDSP
+  speex_rtf = median (speex_cpu, REPEATS) / ((gdouble) (n / HOP) * HOP / RATE);
+  speex_preprocess_state_destroy (st);
+  print_figure ("speexdsp_realtime_factor", speex_rtf, "cpu_s/audio_s");
+  print_figure ("speexdsp_speed", 1.0 / speex_rtf, "x_realtime");
+  print_figure ("ratio_f32_over_speexdsp_cpu",
+      med[0] / ((gdouble) (n / HOP) * HOP / RATE) / speex_rtf, "ratio");
+  print_figure ("ratio_s8_over_speexdsp_cpu",
+      med[1] / ((gdouble) (n / HOP) * HOP / RATE) / speex_rtf, "ratio");
+#else
+  (void) med;
+#endif
+}
 
 int
 main (int argc, char **argv)
 {
   const gchar *path = argc > 1 && *argv[1] != '\0' ? argv[1] : NULL;
-  guint seconds = argc > 2 ? (guint) atoi (argv[2]) : 60;
+  guint seconds = argc > 2 ? (guint) atoi (argv[2]) : 20;
   guint n = MAX (seconds, 1u) * RATE;
   gfloat *x = make_audio (n);
   DspModel *f32 = load_model (path, DSP_WEIGHT_F32);
   const gchar *s8_path = argc > 3 && *argv[3] != '\0' ? argv[3] : NULL;
-  DspModel *s8 = load_model (s8_path, DSP_WEIGHT_S8);
-  gdouble rtf_f32, rtf_s8;
+  gchar *sibling = NULL;
+  DspModel *s8;
+
+  if (s8_path == NULL && path != NULL && g_str_has_suffix (path, ".rnnm")) {
+    sibling
+        = g_strdup_printf ("%.*s-int8.rnnm", (gint) strlen (path) - 5, path);
+    if (g_file_test (sibling, G_FILE_TEST_EXISTS))
+      s8_path = sibling;
+  }
+  if (s8_path == NULL && path != NULL)
+    s8 = dsp_model_ref (f32);
+  else
+    s8 = load_model (s8_path, DSP_WEIGHT_S8);
+  print_figure ("int8_model_file", s8 != f32,
+      "(0: the int8 figures are "
+      "the float model's)");
 
   print_figure ("audio_seconds", n / (gdouble) RATE, "s");
+  print_figure ("repeats", REPEATS, "runs (figures are medians)");
   print_figure ("model_parameters", dsp_model_get_n_params (f32), "params");
   bench_stages (f32, s8, x, MIN (n / HOP, 2000u));
-  rtf_f32 = bench_stream (f32, "f32", x, n, TRUE);
-  rtf_s8 = bench_stream (s8, "s8", x, n, TRUE);
-  bench_stream (s8, "s8_unlinked", x, n, FALSE);
-#ifdef HAVE_SPEEXDSP
-  {
-    gdouble rtf_speex = bench_speex (x, n);
-    print_figure ("ratio_f32_over_speexdsp_cpu", rtf_f32 / rtf_speex, "ratio");
-    print_figure ("ratio_s8_over_speexdsp_cpu", rtf_s8 / rtf_speex, "ratio");
-  }
-#else
-  (void) rtf_f32;
-  (void) rtf_s8;
-#endif
+  bench_streams (f32, s8, x, n);
   dsp_model_unref (f32);
   dsp_model_unref (s8);
+  g_free (sibling);
   g_free (x);
   return 0;
 }
