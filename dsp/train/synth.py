@@ -423,11 +423,11 @@ def main():
                                    * args.test_seconds / 60), args.jobs)
     if groups:
         REAL_SHARE[0] = split["real_share"]
-        for name, minutes in (("train", args.train_minutes),
-                              ("val", args.val_minutes)):
+        # Every kept recording of its subset (they are memory-mapped).
+        for name in ("train", "val"):
             POOLS[name + "-real"] = build_real_pool(
                 groups, split["real_test"], name, args.seed,
-                SETS[name + "-real"], 0.6 * REAL_SHARE[0] * minutes)
+                SETS[name + "-real"], 1e9)
         POOLS["test-real"] = build_real_pool(
             groups, split["real_test"], "test", args.seed, SETS["test-real"],
             1e9)

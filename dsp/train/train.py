@@ -170,11 +170,12 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--val-manifest", help="the validation manifest.tsv")
+    ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--sizes", default="64,96,128",
                     help="dense, first GRU, second GRU units")
     args = ap.parse_args()
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     train_data = featfile.FeatureFile(args.train)
