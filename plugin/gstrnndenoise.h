@@ -8,23 +8,8 @@
 
 G_BEGIN_DECLS
 
-/*
- * Locking (see the field comments in gstrnndenoise.c):
- *
- * - The element's OBJECT_LOCK guards its properties, its model pointer and
- *   the links between sink pads and state pads.
- * - A sink pad's OBJECT_LOCK guards its per-pad property overrides.
- * - A sink pad's `lock` (a GMutex) guards its processor pointer and the
- *   pending import bytes: application threads (get-state, set-state, reset)
- *   take it to use the processor while the streaming thread may replace it.
- * - The sink pad's STREAM_LOCK (held by GStreamer around chain and event
- *   calls) covers the rest of the per-pad streaming data.
- *
- * Lock order: element OBJECT_LOCK, then pad OBJECT_LOCK, then the pad's
- * `lock`; never the reverse. No lock is held while pushing, posting a
- * message or emitting a signal. The state slot inside each processor has a
- * lock of its own, taken last and briefly.
- */
+/* The instance structs, who owns what and the lock order are in
+ * gstrnndenoiseprivate.h. */
 
 #define GST_TYPE_RNN_DENOISE (gst_rnn_denoise_get_type ())
 G_DECLARE_FINAL_TYPE (GstRnnDenoise, gst_rnn_denoise, GST, RNN_DENOISE,

@@ -1,8 +1,8 @@
 /* rnndenoise — the model embedded in the plugin at build time
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#ifndef __GST_RNN_DENOISE_MODEL_H__
-#define __GST_RNN_DENOISE_MODEL_H__
+#ifndef __GST_RNN_DENOISE_MODEL_DATA_H__
+#define __GST_RNN_DENOISE_MODEL_DATA_H__
 
 #include <glib.h>
 
@@ -14,4 +14,4 @@ GBytes *gst_rnn_denoise_default_model_bytes (void);
 
 G_END_DECLS
 
-#endif /* __GST_RNN_DENOISE_MODEL_H__ */
+#endif /* __GST_RNN_DENOISE_MODEL_DATA_H__ */

@@ -1,0 +1,306 @@
+/* rnndenoise — the state pad: its caps, buffer pool, negotiation and pushes
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gst/gst.h>
+#include <gst/audio/audio.h>
+
+#include "state/rnn_state_descriptor.h"
+#include "state/rnn_state_quant.h"
+
+#include "gstrnndenoiseprivate.h"
+
+#define GST_CAT_DEFAULT gst_rnn_denoise_debug
+
+#define STATE_ABS_MAX 1.0f /* GRU states are tanh-bounded */
+
+/* Builds the state pad's caps for the pad's processor and the format in
+ * @desc: everything needed to read the buffers without the element. */
+static GstCaps *
+state_caps_for (const RnnStateDescriptor *desc)
+{
+  GString *hidden = g_string_new (NULL);
+  const gchar *format;
+  gchar model_id[17];
+  GstCaps *caps;
+  guint l;
+
+  for (l = 0; l < desc->n_layers; l++)
+    g_string_append_printf (hidden, "%s%u", l > 0 ? "," : "", desc->hidden[l]);
+  g_snprintf (model_id, sizeof (model_id), "%016" G_GINT64_MODIFIER "x",
+      desc->model_id);
+  format = desc->element_type == RNN_STATE_ELEMENT_F32 ? "F32LE"
+      : desc->element_type == RNN_STATE_ELEMENT_S16    ? "S16LE"
+                                                       : "S8";
+  caps = gst_caps_new_simple ("application/x-rnn-state", "format",
+      G_TYPE_STRING, format, "cell", G_TYPE_STRING,
+      rnn_state_cell_kind_name (desc->cell), "direction", G_TYPE_STRING,
+      "forward", "layers", G_TYPE_INT, (gint) desc->n_layers, "hidden-sizes",
+      G_TYPE_STRING, hidden->str, "batch", G_TYPE_INT, (gint) desc->batch,
+      "scale", G_TYPE_DOUBLE, (gdouble) rnn_state_quant_step (desc, 0),
+      "zero-point", G_TYPE_INT, (gint) desc->zero_point[0], "model-id",
+      G_TYPE_STRING, model_id, "layout", G_TYPE_STRING, "layer-major", NULL);
+  g_string_free (hidden, TRUE);
+  return caps;
+}
+
+static RnnStateElementType
+element_type_from_format (const gchar *format)
+{
+  if (g_strcmp0 (format, "S16LE") == 0)
+    return RNN_STATE_ELEMENT_S16;
+  if (g_strcmp0 (format, "S8") == 0)
+    return RNN_STATE_ELEMENT_S8;
+  return RNN_STATE_ELEMENT_F32;
+}
+
+/* The state stream belongs to its audio stream: derive its id from the
+ * audio's (gst_pad_create_stream_id () refuses elements with several sink
+ * pads). */
+static gchar *
+state_stream_id (GstRnnDenoisePad *pad)
+{
+  gchar *upstream = gst_pad_get_stream_id (GST_PAD (pad));
+  gchar *id;
+
+  if (upstream != NULL)
+    id = g_strdup_printf ("%s/rnn-state", upstream);
+  else
+    id = g_strdup_printf ("rnndenoise/%s/rnn-state", GST_PAD_NAME (pad));
+  g_free (upstream);
+  return id;
+}
+
+/* Streaming thread. Picks the state format downstream accepts (F32LE
+ * first), sets up a buffer pool of state-sized buffers and sends the
+ * sticky events. Returns FALSE if the state pad cannot be used now. */
+static gboolean
+negotiate_state_pad (GstRnnDenoisePad *pad, GstPad *statepad)
+{
+  const RnnStateDescriptor *slot_desc;
+  GstCaps *ours, *peer, *caps;
+  GstStructure *config;
+  const gchar *format;
+  gchar *stream_id;
+
+  slot_desc
+      = rnn_state_slot_get_descriptor (dsp_processor_get_slot (pad->processor));
+  ours = gst_static_pad_template_get_caps (&gst_rnn_denoise_state_template);
+  peer = gst_pad_peer_query_caps (statepad, ours);
+  gst_caps_unref (ours);
+  if (peer == NULL || gst_caps_is_empty (peer)) {
+    if (peer != NULL)
+      gst_caps_unref (peer);
+    return FALSE;
+  }
+  peer = gst_caps_fixate (peer);
+  format
+      = gst_structure_get_string (gst_caps_get_structure (peer, 0), "format");
+  pad->state_desc = *slot_desc;
+  rnn_state_descriptor_set_element_type (&pad->state_desc,
+      element_type_from_format (format), STATE_ABS_MAX);
+  gst_caps_unref (peer);
+
+  if (pad->state_pool != NULL) {
+    gst_buffer_pool_set_active (pad->state_pool, FALSE);
+    gst_object_unref (pad->state_pool);
+  }
+  caps = state_caps_for (&pad->state_desc);
+  pad->state_pool = gst_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pad->state_pool);
+  gst_buffer_pool_config_set_params (config, caps,
+      (guint) rnn_state_descriptor_hidden_bytes (&pad->state_desc), 2, 0);
+  gst_buffer_pool_set_config (pad->state_pool, config);
+  gst_buffer_pool_set_active (pad->state_pool, TRUE);
+
+  stream_id = state_stream_id (pad);
+  gst_pad_push_event (statepad, gst_event_new_stream_start (stream_id));
+  g_free (stream_id);
+  gst_pad_push_event (statepad, gst_event_new_caps (caps));
+  gst_pad_push_event (statepad, gst_event_new_segment (&pad->segment));
+  gst_caps_unref (caps);
+  GST_DEBUG_OBJECT (pad, "state pad negotiated as %s",
+      rnn_state_element_type_name (pad->state_desc.element_type));
+  pad->state_negotiated = TRUE;
+  pad->state_needs_events = FALSE;
+  return TRUE;
+}
+
+GstPad *
+gst_rnn_denoise_get_statepad (GstRnnDenoise *self, GstRnnDenoisePad *pad)
+{
+  GstPad *statepad;
+
+  GST_OBJECT_LOCK (self);
+  statepad = pad->statepad != NULL ? gst_object_ref (pad->statepad) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  return statepad;
+}
+
+/* The state pad is an observer: its downstream going away (NOT_LINKED,
+ * FLUSHING: its sink was shut down or the pad released; EOS: it wants no
+ * more) never stops the audio, which keeps its own flow return. Only a
+ * fatal error downstream of the state pad (NOT_NEGOTIATED, ERROR) stops
+ * the stream, as it would for any branch of a tee. */
+GstFlowReturn
+gst_rnn_denoise_combine_flows (GstFlowReturn audio, GstFlowReturn state,
+    gboolean pushed)
+{
+  if (!pushed || state == GST_FLOW_NOT_LINKED || state == GST_FLOW_FLUSHING
+      || state == GST_FLOW_EOS)
+    return audio;
+  if (state < GST_FLOW_EOS)
+    return state;
+  /* Audio not linked but the state is consumed: keep streaming. */
+  if (audio == GST_FLOW_NOT_LINKED)
+    return state;
+  return audio;
+}
+
+/* Streaming thread. Returns a state buffer to fill (mapped in @map), or
+ * NULL when no state pad is linked: an unlinked state pad costs no copy. */
+GstBuffer *
+gst_rnn_denoise_statepad_acquire (GstRnnDenoisePad *pad, GstPad *statepad,
+    GstMapInfo *map)
+{
+  GstBuffer *state_buf = NULL;
+
+  if (statepad == NULL || !gst_pad_is_linked (statepad))
+    return NULL;
+  if ((!pad->state_negotiated || pad->state_needs_events)
+      && !negotiate_state_pad (pad, statepad))
+    return NULL;
+  if (gst_buffer_pool_acquire_buffer (pad->state_pool, &state_buf, NULL)
+      != GST_FLOW_OK)
+    return NULL;
+  gst_buffer_map (state_buf, map, GST_MAP_WRITE);
+  return state_buf;
+}
+
+/* Sends an event to the pad's state pad, if any (sticky events are resent
+ * at negotiation, so a state pad requested late still gets them). */
+void
+gst_rnn_denoise_statepad_push_event (GstRnnDenoise *self, GstRnnDenoisePad *pad,
+    GstEvent *event)
+{
+  GstPad *statepad = gst_rnn_denoise_get_statepad (self, pad);
+
+  if (statepad != NULL && pad->state_negotiated)
+    gst_pad_push_event (statepad, gst_event_ref (event));
+  if (statepad != NULL)
+    gst_object_unref (statepad);
+}
+
+/* Streaming thread. EOS reaches the state pad even when no state buffer
+ * was pushed (EOS before the first buffer, or before caps): the pad first
+ * gets its stream-start, caps (if the stream has caps) and segment, so that
+ * its downstream can finish. */
+void
+gst_rnn_denoise_statepad_push_eos (GstRnnDenoise *self, GstRnnDenoisePad *pad,
+    GstEvent *event)
+{
+  GstPad *statepad = gst_rnn_denoise_get_statepad (self, pad);
+  gchar *stream_id;
+
+  if (statepad == NULL)
+    return;
+  if ((!pad->state_negotiated || pad->state_needs_events)
+      && gst_pad_is_linked (statepad)
+      && !(pad->have_info && negotiate_state_pad (pad, statepad))) {
+    stream_id = state_stream_id (pad);
+    gst_pad_push_event (statepad, gst_event_new_stream_start (stream_id));
+    g_free (stream_id);
+    gst_pad_push_event (statepad, gst_event_new_segment (&pad->segment));
+    pad->state_needs_events = FALSE;
+  }
+  gst_pad_push_event (statepad, gst_event_ref (event));
+  gst_object_unref (statepad);
+}
+
+/* The stream a state pad belongs to, or NULL (a state pad requested
+ * before its stream, or whose stream was released). Returns a new
+ * reference. */
+static GstPad *
+statepad_stream (GstRnnDenoise *self, GstPad *statepad)
+{
+  GstRnnDenoisePad *sinkpad;
+
+  GST_OBJECT_LOCK (self);
+  sinkpad = gst_pad_get_element_private (statepad);
+  if (sinkpad != NULL)
+    gst_object_ref (sinkpad);
+  GST_OBJECT_UNLOCK (self);
+  return sinkpad != NULL ? GST_PAD (sinkpad) : NULL;
+}
+
+/* An upstream event on state_N (a seek, a custom event from the state's
+ * consumer) goes to stream N's upstream only, never to the other streams
+ * as the default handler would send it; dropped when the state pad has no
+ * stream. */
+gboolean
+gst_rnn_denoise_state_event (GstPad *statepad, GstObject *parent,
+    GstEvent *event)
+{
+  GstPad *sinkpad = statepad_stream (GST_RNN_DENOISE (parent), statepad);
+  gboolean ret = FALSE;
+
+  if (sinkpad != NULL) {
+    ret = gst_pad_push_event (sinkpad, event);
+    gst_object_unref (sinkpad);
+  } else {
+    GST_DEBUG_OBJECT (statepad, "no stream: dropping %" GST_PTR_FORMAT, event);
+    gst_event_unref (event);
+  }
+  return ret;
+}
+
+/* Caps queries are the state pad's own; any other query goes to stream
+ * N's upstream only (FALSE when the state pad has no stream). */
+gboolean
+gst_rnn_denoise_state_query (GstPad *statepad, GstObject *parent,
+    GstQuery *query)
+{
+  GstPad *sinkpad;
+  gboolean ret;
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_CAPS:
+    case GST_QUERY_ACCEPT_CAPS:
+      return gst_pad_query_default (statepad, parent, query);
+    default:
+      break;
+  }
+  sinkpad = statepad_stream (GST_RNN_DENOISE (parent), statepad);
+  if (sinkpad == NULL)
+    return FALSE;
+  ret = gst_pad_peer_query (sinkpad, query);
+  gst_object_unref (sinkpad);
+  return ret;
+}
+
+/* Streaming thread. Unmaps @state_buf and pushes it when the buffer of
+ * @n_samples input samples completed @frames frames (the final state after
+ * its last frame); drops it otherwise. Takes ownership of @state_buf. */
+GstFlowReturn
+gst_rnn_denoise_statepad_push (GstRnnDenoisePad *pad, GstPad *statepad,
+    GstBuffer *state_buf, GstMapInfo *map, guint frames, GstClockTime pts,
+    guint n_samples, gboolean *pushed)
+{
+  gst_buffer_unmap (state_buf, map);
+  if (frames == 0) {
+    gst_buffer_unref (state_buf);
+    return GST_FLOW_OK;
+  }
+  /* Immutable from here on: the pool hands it out again only once
+   * downstream let go. */
+  GST_BUFFER_PTS (state_buf) = pts;
+  GST_BUFFER_DURATION (state_buf)
+      = gst_rnn_denoise_samples_to_time (pad, n_samples);
+  GST_BUFFER_OFFSET (state_buf) = pad->invocation - 1;
+  *pushed = TRUE;
+  return gst_pad_push (statepad, state_buf);
+}

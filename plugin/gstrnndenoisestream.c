@@ -1,0 +1,681 @@
+/* rnndenoise — one stream's data flow: caps, chain, events, queries, timestamps,
+ * drain and sample I/O
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gst/gst.h>
+#include <gst/audio/audio.h>
+
+#include "dsp/dsp_processor.h"
+
+#include "gstrnndenoiseprivate.h"
+
+#define GST_CAT_DEFAULT gst_rnn_denoise_debug
+
+static void
+post_unsupported_caps (GstRnnDenoise *self, GstCaps *caps)
+{
+  GstCaps *supported = gst_rnn_denoise_audio_caps (self);
+  gchar *got = gst_caps_to_string (caps);
+  gchar *want = gst_caps_to_string (supported);
+
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+      ("rnndenoise cannot take this audio format. It takes %s. Put "
+       "audioconvert ! audioresample in front of it.",
+          want),
+      ("got %s", got));
+  g_free (got);
+  g_free (want);
+  gst_caps_unref (supported);
+}
+
+/* Upstream offers only formats we cannot take: negotiation is about to
+ * fail with a bare "not-negotiated", so say what would work. A warning, not
+ * an error: a caps query may only be probing. */
+static void
+warn_unsupported_caps_once (GstRnnDenoise *self, GstRnnDenoisePad *pad,
+    GstCaps *offered)
+{
+  GstCaps *supported;
+  gchar *got, *want;
+
+  if (pad->warned_caps)
+    return;
+  pad->warned_caps = TRUE;
+  supported = gst_rnn_denoise_audio_caps (self);
+  got = gst_caps_to_string (offered);
+  want = gst_caps_to_string (supported);
+  GST_ELEMENT_WARNING (self, CORE, NEGOTIATION,
+      ("rnndenoise cannot take the audio offered to %s. It takes %s. Put "
+       "audioconvert ! audioresample in front of it.",
+          GST_PAD_NAME (pad), want),
+      ("offered %s", got));
+  g_free (got);
+  g_free (want);
+  gst_caps_unref (supported);
+}
+
+static void
+read_settings (GstRnnDenoise *self, GstRnnDenoisePad *pad,
+    StreamSettings *settings)
+{
+  gdouble pad_limit, pad_threshold;
+
+  GST_OBJECT_LOCK (self);
+  settings->attenuation_limit = (gfloat) self->attenuation_limit;
+  settings->vad_threshold = (gfloat) self->vad_threshold;
+  settings->vad_hold_frames = (self->vad_hold_ms + 9) / 10;
+  settings->reset_on_discont = self->reset_on_discont;
+  settings->post_messages = self->post_messages;
+  settings->message_interval = self->message_interval;
+  GST_OBJECT_LOCK (pad);
+  pad_limit = pad->attenuation_limit;
+  pad_threshold = pad->vad_threshold;
+  GST_OBJECT_UNLOCK (pad);
+  GST_OBJECT_UNLOCK (self);
+  if (pad_limit >= 0.0)
+    settings->attenuation_limit = (gfloat) pad_limit;
+  if (pad_threshold >= 0.0)
+    settings->vad_threshold = (gfloat) pad_threshold;
+}
+
+static gfloat *
+ensure_work (GstRnnDenoisePad *pad, gsize n_floats)
+{
+  if (pad->work_len < n_floats) {
+    g_free (pad->work);
+    pad->work = g_new (gfloat, n_floats);
+    pad->work_len = n_floats;
+  }
+  return pad->work;
+}
+
+GstClockTime
+gst_rnn_denoise_samples_to_time (GstRnnDenoisePad *pad, guint64 samples)
+{
+  return gst_util_uint64_scale_int (samples, GST_SECOND, pad->info.rate);
+}
+
+/* Timestamp of input sample @index counted from the last reset (negative
+ * for samples of an imported stream that came before it), clipped at 0.
+ * Output sample i carries the timestamp of input sample i. */
+static GstClockTime
+sample_time (GstRnnDenoisePad *pad, gint64 index)
+{
+  GstClockTime d;
+
+  if (!GST_CLOCK_TIME_IS_VALID (pad->ts_base))
+    return GST_CLOCK_TIME_NONE;
+  if (index >= 0)
+    return pad->ts_base
+        + gst_rnn_denoise_samples_to_time (pad, (guint64) index);
+  d = gst_rnn_denoise_samples_to_time (pad, (guint64) (-index));
+  return pad->ts_base > d ? pad->ts_base - d : 0;
+}
+
+/* The first output buffer of a stream, and the first after a reset or a
+ * jump in the input's timestamps, carries DISCONT. */
+static void
+mark_discont (GstRnnDenoisePad *pad, GstBuffer *buf)
+{
+  if (pad->discont_pending) {
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+    pad->discont_pending = FALSE;
+  }
+}
+
+/* Writes @n F32 interleaved samples into @buf in the stream's format. */
+static void
+write_samples (GstRnnDenoisePad *pad, GstBuffer *buf, const gfloat *samples,
+    guint n)
+{
+  GstMapInfo map;
+  gsize i, total = (gsize) n * pad->info.channels;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  if (GST_AUDIO_INFO_FORMAT (&pad->info) == GST_AUDIO_FORMAT_F32) {
+    memcpy (map.data, samples, total * sizeof (gfloat));
+  } else {
+    gint16 *d = (gint16 *) map.data;
+    for (i = 0; i < total; i++)
+      d[i] = (gint16) CLAMP (lrintf (samples[i] * 32768.0f), -32768, 32767);
+  }
+  gst_buffer_unmap (buf, &map);
+}
+
+/* Pushes @n samples as a new buffer (used for the drained tail). */
+static GstFlowReturn
+push_samples (GstRnnDenoisePad *pad, const gfloat *samples, guint n,
+    GstClockTime pts)
+{
+  GstBuffer *buf;
+
+  if (n == 0)
+    return GST_FLOW_OK;
+  buf = gst_buffer_new_allocate (NULL, (gsize) n * pad->info.bpf, NULL);
+  write_samples (pad, buf, samples, n);
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DURATION (buf) = gst_rnn_denoise_samples_to_time (pad, n);
+  mark_discont (pad, buf);
+  return gst_pad_push (pad->srcpad, buf);
+}
+
+static gboolean
+is_silence (const gfloat *samples, gsize n)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    if (samples[i] != 0.0f)
+      return FALSE;
+  return TRUE;
+}
+
+/* Pushes @n output samples in the input buffer @buf itself (it is never
+ * larger than the input), so steady-state audio needs no allocation when
+ * upstream lets go of its buffers. Takes ownership of @buf. */
+static GstFlowReturn
+push_in_input_buffer (GstRnnDenoisePad *pad, GstBuffer *buf,
+    const gfloat *samples, guint n, GstClockTime pts)
+{
+  if (n == 0) {
+    gst_buffer_unref (buf);
+    return GST_FLOW_OK;
+  }
+  if ((gsize) n * pad->info.bpf > gst_buffer_get_size (buf)) {
+    /* More out than in: silence added after a mid-stream reset. */
+    gst_buffer_unref (buf);
+    return push_samples (pad, samples, n, pts);
+  }
+  buf = gst_buffer_make_writable (buf);
+  gst_buffer_resize (buf, 0, (gssize) n * pad->info.bpf);
+  write_samples (pad, buf, samples, n);
+  GST_BUFFER_PTS (buf) = pts;
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_DURATION (buf) = gst_rnn_denoise_samples_to_time (pad, n);
+  GST_BUFFER_OFFSET (buf) = GST_BUFFER_OFFSET_NONE;
+  GST_BUFFER_OFFSET_END (buf) = GST_BUFFER_OFFSET_NONE;
+  GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
+  /* The output lags the input: a GAP buffer's output may carry the real
+   * audio before it. Only silence keeps the flag. */
+  if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)
+      && !is_silence (samples, (gsize) n * pad->info.channels))
+    GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_GAP);
+  mark_discont (pad, buf);
+  return gst_pad_push (pad->srcpad, buf);
+}
+
+/* Output timestamps count samples from the first input timestamp after a
+ * reset. When the input's time jumps (a gap, or a DISCONT kept with
+ * reset-on-discont=false) by more than REBASE_THRESHOLD, the count restarts
+ * from the new time; smaller jitter is ignored, as audio sinks do. */
+#define REBASE_THRESHOLD (40 * GST_MSECOND)
+
+static void
+follow_input_time (GstRnnDenoisePad *pad, GstClockTime in_pts)
+{
+  GstClockTime expected, counted;
+
+  if (!GST_CLOCK_TIME_IS_VALID (in_pts))
+    return;
+  if (!GST_CLOCK_TIME_IS_VALID (pad->ts_base)) {
+    if (pad->in_samples == 0)
+      pad->ts_base = in_pts;
+    return;
+  }
+  expected = sample_time (pad, (gint64) pad->in_samples);
+  if (in_pts + REBASE_THRESHOLD >= expected
+      && in_pts <= expected + REBASE_THRESHOLD)
+    return;
+  counted = gst_rnn_denoise_samples_to_time (pad, pad->in_samples);
+  GST_DEBUG_OBJECT (pad,
+      "input time jumps from %" GST_TIME_FORMAT " to %" GST_TIME_FORMAT
+      ": counting from there",
+      GST_TIME_ARGS (expected), GST_TIME_ARGS (in_pts));
+  pad->ts_base = in_pts > counted ? in_pts - counted : 0;
+  pad->discont_pending = TRUE;
+}
+
+/* A reset or an import made by the application mid-stream replaces the
+ * samples inside the processor: @lost samples of output (the in-flight
+ * ones) will never come, or some will come twice if @lost is negative.
+ * Keep one output sample per input sample so that timestamps and counts
+ * stay exact: silence stands in for the lost ones; repeats are counted in
+ * pad->surplus and dropped as they come out, in this call or later ones
+ * (a buffer smaller than the repeats does not hold them all). @samples
+ * has room for @lost more samples. */
+static void
+keep_sample_count (GstRnnDenoisePad *pad, gfloat *samples, guint *produced,
+    gint64 lost)
+{
+  gsize ch = pad->info.channels;
+  guint absorbed, skip;
+
+  if (lost != 0)
+    GST_DEBUG_OBJECT (pad,
+        "state replaced mid-stream: %" G_GINT64_FORMAT
+        " samples of silence (negative: repeats to drop), %u to drop before",
+        lost, pad->surplus);
+  if (lost > 0) {
+    /* Samples due to be dropped anyway are among the lost ones. */
+    absorbed = (guint) MIN ((guint64) lost, pad->surplus);
+    pad->surplus -= absorbed;
+    lost -= absorbed;
+    memmove (samples + (gsize) lost * ch, samples,
+        (gsize) *produced * ch * sizeof (gfloat));
+    memset (samples, 0, (gsize) lost * ch * sizeof (gfloat));
+    *produced += (guint) lost;
+  } else if (lost < 0) {
+    pad->surplus += (guint) (-lost);
+  }
+  skip = MIN (pad->surplus, *produced);
+  if (skip > 0) {
+    memmove (samples, samples + (gsize) skip * ch,
+        (gsize) (*produced - skip) * ch * sizeof (gfloat));
+    *produced -= skip;
+    pad->surplus -= skip;
+  }
+}
+
+/* Pushes the stream's tail (the samples still inside the processor) as if
+ * silence followed, without changing the stream state. */
+static GstFlowReturn
+drain (GstRnnDenoisePad *pad)
+{
+  guint n;
+
+  if (pad->processor == NULL || pad->held == 0)
+    return GST_FLOW_OK;
+  n = dsp_processor_drain (pad->processor, pad->tail);
+  GST_DEBUG_OBJECT (pad, "drained %u samples, %u expected", n, pad->held);
+  /* An application's reset or set-state since the last buffer changed what
+   * the processor holds; repeats still to drop come out here. */
+  if (n != pad->held || pad->surplus > 0)
+    keep_sample_count (pad, pad->tail, &n, (gint64) pad->held - n);
+  pad->held = 0;
+  pad->surplus = 0;
+  return push_samples (pad, pad->tail, n,
+      sample_time (pad, (gint64) pad->in_samples - n));
+}
+
+/* Copies the input buffer, as F32, into the pad's work buffer, where the
+ * processor then writes its output in place. */
+static gfloat *
+input_samples (GstRnnDenoisePad *pad, GstMapInfo *map, guint n)
+{
+  gsize i, total = (gsize) n * pad->info.channels;
+  /* Room for a latency's worth more: see keep_sample_count (). */
+  gfloat *work = ensure_work (pad,
+      total
+          + (gsize) pad->info.channels
+              * dsp_processor_get_latency (pad->processor)
+          + 1);
+
+  if (GST_AUDIO_INFO_FORMAT (&pad->info) == GST_AUDIO_FORMAT_F32)
+    memcpy (work, map->data, total * sizeof (gfloat));
+  else
+    for (i = 0; i < total; i++)
+      work[i] = ((const gint16 *) map->data)[i] / 32768.0f;
+  return work;
+}
+
+static guint
+input_frames (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstBuffer *buf)
+{
+  gsize size = gst_buffer_get_size (buf);
+
+  if (size % pad->info.bpf != 0 && !pad->warned_odd_size) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, (NULL),
+        ("buffer of %" G_GSIZE_FORMAT " bytes is not a whole number of "
+         "%d-byte frames; the trailing bytes are dropped",
+            size, pad->info.bpf));
+    pad->warned_odd_size = TRUE;
+  }
+  return (guint) (size / pad->info.bpf);
+}
+
+static void
+apply_settings (GstRnnDenoisePad *pad, const StreamSettings *settings)
+{
+  dsp_processor_set_attenuation_limit (pad->processor,
+      settings->attenuation_limit);
+  dsp_processor_set_vad_gate (pad->processor, settings->vad_threshold,
+      settings->vad_hold_frames);
+}
+
+/* A DISCONT buffer (or one after a dropped empty DISCONT buffer) drains
+ * the stream and resets its state, unless reset-on-discont is FALSE. */
+static void
+handle_discont (GstRnnDenoisePad *pad, GstBuffer *buf,
+    const StreamSettings *settings)
+{
+  if ((GST_BUFFER_IS_DISCONT (buf) || pad->discont_carried)
+      && settings->reset_on_discont && (pad->invocation > 0 || pad->held > 0)) {
+    GST_DEBUG_OBJECT (pad, "DISCONT: draining and resetting");
+    drain (pad);
+    gst_rnn_denoise_pad_reset_stream (pad);
+  }
+  pad->discont_carried = FALSE;
+}
+
+/* Accounts for one processed buffer of @n input samples that gave
+ * *@produced output samples in @samples, with @held samples left inside
+ * the processor. Returns the timestamp of the first output sample. */
+static GstClockTime
+count_output (GstRnnDenoisePad *pad, gfloat *samples, guint n, guint *produced,
+    guint held)
+{
+  guint held_before = pad->held;
+  gint64 first_out, lost;
+
+  /* Output continues where it stopped: the first sample due is input
+   * sample in_samples - held. At the start of a stream an imported state
+   * may bring earlier samples (negative index): they are its own. */
+  first_out = (gint64) pad->in_samples - (held_before - pad->surplus);
+  lost = (gint64) held_before + n - *produced - held;
+  if (pad->invocation > 0 && (lost != 0 || pad->surplus > 0))
+    keep_sample_count (pad, samples, produced, lost);
+  else
+    first_out = (gint64) pad->in_samples + n - held - *produced;
+  pad->held = held;
+  pad->invocation++;
+  pad->in_samples += n;
+  return sample_time (pad, first_out);
+}
+
+GstFlowReturn
+gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
+{
+  GstRnnDenoise *self = GST_RNN_DENOISE (parent);
+  GstRnnDenoisePad *pad = GST_RNN_DENOISE_PAD (sinkpad);
+  GstFlowReturn audio_ret, state_ret = GST_FLOW_OK;
+  DspProcessorReport report;
+  StreamSettings settings;
+  GstPad *statepad;
+  GstBuffer *state_buf;
+  GstMapInfo map, state_map;
+  GstClockTime in_pts, out_pts;
+  gdouble in_energy = 0.0;
+  gboolean state_pushed = FALSE;
+  gfloat *samples;
+  guint n, produced;
+
+  if (pad->processor == NULL || !pad->have_info) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("buffer on %s before caps", GST_PAD_NAME (pad)));
+    gst_buffer_unref (buf);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  read_settings (self, pad, &settings);
+  apply_settings (pad, &settings);
+
+  n = input_frames (self, pad, buf);
+  if (n == 0) {
+    /* Dropped, and changes nothing now; a discontinuity it marks is where
+     * the audio resumes, at the next buffer with samples. */
+    if (GST_BUFFER_IS_DISCONT (buf))
+      pad->discont_carried = TRUE;
+    gst_buffer_unref (buf);
+    return GST_FLOW_OK;
+  }
+  handle_discont (pad, buf, &settings);
+  in_pts = GST_BUFFER_PTS (buf);
+  follow_input_time (pad, in_pts);
+  gst_buffer_map (buf, &map, GST_MAP_READ);
+  samples = input_samples (pad, &map, n);
+  gst_buffer_unmap (buf, &map);
+  if (settings.post_messages)
+    in_energy
+        = gst_rnn_denoise_energy (samples, (gsize) n * pad->info.channels);
+
+  statepad = gst_rnn_denoise_get_statepad (self, pad);
+  state_buf = gst_rnn_denoise_statepad_acquire (pad, statepad, &state_map);
+
+  /* In place: output index never passes input index. */
+  produced = dsp_processor_process (pad->processor, samples, samples, n,
+      state_buf != NULL ? &pad->state_desc : NULL,
+      state_buf != NULL ? state_map.data : NULL,
+      state_buf != NULL ? state_map.size : 0, &report);
+  out_pts = count_output (pad, samples, n, &produced, report.held);
+  gst_rnn_denoise_warn_about_report (self, pad, &report);
+  gst_rnn_denoise_pad_clear_applied_import (pad);
+  if (settings.post_messages)
+    gst_rnn_denoise_account_buffer (self, pad, &settings, &report, in_energy, n,
+        samples, produced, out_pts);
+
+  if (state_buf != NULL)
+    state_ret = gst_rnn_denoise_statepad_push (pad, statepad, state_buf,
+        &state_map, report.frames, in_pts, n, &state_pushed);
+  audio_ret = push_in_input_buffer (pad, buf, samples, produced, out_pts);
+  if (statepad != NULL)
+    gst_object_unref (statepad);
+  GST_LOG_OBJECT (pad, "%u in, %u out, %u frames, audio %s, state %s", n,
+      produced, report.frames, gst_flow_get_name (audio_ret),
+      gst_flow_get_name (state_ret));
+  return gst_rnn_denoise_combine_flows (audio_ret, state_ret, state_pushed);
+}
+
+/* New caps: a caps change drains the old stream and starts from the
+ * initial state with a new processor, re-applying an import that had not
+ * reached the stream yet. */
+static gboolean
+handle_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstCaps *caps)
+{
+  GstCaps *supported = gst_rnn_denoise_audio_caps (self);
+  DspProcessor *processor = NULL;
+  GError *error = NULL;
+  GstAudioInfo info;
+  DspModel *model;
+  gboolean ok;
+
+  ok = gst_caps_can_intersect (caps, supported)
+      && gst_audio_info_from_caps (&info, caps);
+  gst_caps_unref (supported);
+  if (!ok) {
+    post_unsupported_caps (self, caps);
+    return FALSE;
+  }
+  if (pad->have_info && gst_audio_info_is_equal (&info, &pad->info))
+    return TRUE;
+
+  if (pad->have_info) {
+    drain (pad);
+    GST_DEBUG_OBJECT (pad, "caps changed: new stream state");
+  }
+  model = gst_rnn_denoise_get_model (self, &error);
+
+  g_mutex_lock (&pad->lock);
+  /* An import made before the caps built a processor for its own channel
+   * count: keep it if that matches. */
+  if (!pad->have_info && pad->processor != NULL
+      && dsp_processor_get_channels (pad->processor) == (guint) info.channels) {
+    processor = pad->processor;
+    pad->processor = NULL;
+  } else if (model != NULL) {
+    processor = dsp_processor_new (model, info.channels, &error);
+  }
+  g_mutex_unlock (&pad->lock);
+  if (model != NULL)
+    dsp_model_unref (model);
+  if (processor == NULL) {
+    GST_ELEMENT_ERROR (self, LIBRARY, INIT, (NULL), ("%s", error->message));
+    g_clear_error (&error);
+    return FALSE;
+  }
+  gst_rnn_denoise_pad_set_processor (pad, processor);
+
+  g_mutex_lock (&pad->lock);
+  if (pad->pending_import != NULL
+      && !rnn_state_slot_has_pending_import (dsp_processor_get_slot (processor))
+      && !gst_rnn_denoise_pad_import_unlocked (self, pad, pad->pending_import,
+          &error)) {
+    g_clear_pointer (&pad->pending_import, g_bytes_unref);
+  }
+  g_mutex_unlock (&pad->lock);
+  if (error != NULL) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("The state set on %s does not fit its new format and was dropped.",
+            GST_PAD_NAME (pad)),
+        ("%s", error->message));
+    g_clear_error (&error);
+  }
+
+  pad->info = info;
+  pad->have_info = TRUE;
+  g_free (pad->tail);
+  pad->tail = g_new0 (gfloat,
+      (gsize) dsp_processor_get_latency (processor) * info.channels);
+  pad->held = 0;
+  pad->surplus = 0;
+  pad->discont_carried = FALSE;
+  pad->invocation = 0;
+  pad->ts_base = GST_CLOCK_TIME_NONE;
+  pad->in_samples = 0;
+  pad->discont_pending = TRUE;
+  pad->state_negotiated = FALSE;
+  pad->warned_odd_size = FALSE;
+  gst_rnn_denoise_stats_reset (&pad->stats);
+  GST_DEBUG_OBJECT (pad, "caps %" GST_PTR_FORMAT, caps);
+  return gst_pad_push_event (pad->srcpad, gst_event_new_caps (caps));
+}
+
+gboolean
+gst_rnn_denoise_sink_event (GstPad *sinkpad, GstObject *parent, GstEvent *event)
+{
+  GstRnnDenoise *self = GST_RNN_DENOISE (parent);
+  GstRnnDenoisePad *pad = GST_RNN_DENOISE_PAD (sinkpad);
+  GstCaps *caps;
+  gboolean ret;
+
+  GST_DEBUG_OBJECT (pad, "%" GST_PTR_FORMAT, event);
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_CAPS:
+      gst_event_parse_caps (event, &caps);
+      ret = handle_caps (self, pad, caps);
+      gst_event_unref (event);
+      return ret;
+    case GST_EVENT_STREAM_START:
+      drain (pad);
+      gst_rnn_denoise_pad_reset_stream (pad);
+      pad->state_needs_events = TRUE;
+      break;
+    case GST_EVENT_SEGMENT:
+      gst_event_copy_segment (event, &pad->segment);
+      gst_rnn_denoise_statepad_push_event (self, pad, event);
+      break;
+    case GST_EVENT_FLUSH_START:
+      gst_rnn_denoise_statepad_push_event (self, pad, event);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      gst_rnn_denoise_pad_reset_stream (pad);
+      gst_rnn_denoise_statepad_push_event (self, pad, event);
+      break;
+    case GST_EVENT_EOS:
+      drain (pad);
+      if (pad->stats.samples > 0) {
+        StreamSettings settings;
+
+        read_settings (self, pad, &settings);
+        if (settings.post_messages)
+          gst_rnn_denoise_post_stats (self, pad, &settings);
+      }
+      gst_rnn_denoise_statepad_push_eos (self, pad, event);
+      break;
+    default:
+      break;
+  }
+  /* Everything else (GAP included) goes to this stream's source pad only,
+   * never to the other streams' pads as the default handler would. */
+  return gst_pad_push_event (pad->srcpad, event);
+}
+
+gboolean
+gst_rnn_denoise_sink_query (GstPad *sinkpad, GstObject *parent, GstQuery *query)
+{
+  GstRnnDenoise *self = GST_RNN_DENOISE (parent);
+  GstRnnDenoisePad *pad = GST_RNN_DENOISE_PAD (sinkpad);
+  GstCaps *filter, *ours, *peer, *result;
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_CAPS:
+      gst_query_parse_caps (query, &filter);
+      ours = gst_rnn_denoise_audio_caps (self);
+      peer = gst_pad_peer_query_caps (pad->srcpad, ours);
+      result = filter != NULL
+          ? gst_caps_intersect_full (filter, peer, GST_CAPS_INTERSECT_FIRST)
+          : gst_caps_ref (peer);
+      if (filter != NULL && gst_caps_is_empty (result))
+        warn_unsupported_caps_once (self, pad, filter);
+      gst_query_set_caps_result (query, result);
+      gst_caps_unref (result);
+      gst_caps_unref (peer);
+      gst_caps_unref (ours);
+      return TRUE;
+    case GST_QUERY_ACCEPT_CAPS: {
+      GstCaps *caps;
+      gboolean ok;
+
+      gst_query_parse_accept_caps (query, &caps);
+      ours = gst_rnn_denoise_audio_caps (self);
+      ok = gst_caps_is_subset (caps, ours);
+      gst_caps_unref (ours);
+      if (!ok)
+        warn_unsupported_caps_once (self, pad, caps);
+      gst_query_set_accept_caps_result (query, ok);
+      return TRUE;
+    }
+    default:
+      /* Allocation and the rest belong to this stream's downstream. */
+      return gst_pad_peer_query (pad->srcpad, query);
+  }
+}
+
+gboolean
+gst_rnn_denoise_src_query (GstPad *srcpad, GstObject *parent, GstQuery *query)
+{
+  GstRnnDenoise *self = GST_RNN_DENOISE (parent);
+  GstRnnDenoisePad *pad = gst_pad_get_element_private (srcpad);
+  GstClockTime min, max, ours;
+  gboolean live;
+  GstCaps *filter, *caps, *peer, *result;
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_LATENCY:
+      if (!gst_pad_peer_query (GST_PAD (pad), query))
+        return FALSE;
+      gst_query_parse_latency (query, &live, &min, &max);
+      ours = gst_rnn_denoise_latency (self);
+      GST_DEBUG_OBJECT (srcpad, "adding %" GST_TIME_FORMAT " of latency",
+          GST_TIME_ARGS (ours));
+      gst_query_set_latency (query, live, min + ours,
+          GST_CLOCK_TIME_IS_VALID (max) ? max + ours : GST_CLOCK_TIME_NONE);
+      return TRUE;
+    case GST_QUERY_CAPS:
+      gst_query_parse_caps (query, &filter);
+      caps = gst_rnn_denoise_audio_caps (self);
+      peer = gst_pad_peer_query_caps (GST_PAD (pad), caps);
+      result = filter != NULL
+          ? gst_caps_intersect_full (filter, peer, GST_CAPS_INTERSECT_FIRST)
+          : gst_caps_ref (peer);
+      gst_query_set_caps_result (query, result);
+      gst_caps_unref (result);
+      gst_caps_unref (peer);
+      gst_caps_unref (caps);
+      return TRUE;
+    default:
+      return gst_pad_peer_query (GST_PAD (pad), query);
+  }
+}
+
+gboolean
+gst_rnn_denoise_src_event (GstPad *srcpad, GstObject *parent, GstEvent *event)
+{
+  GstRnnDenoisePad *pad = gst_pad_get_element_private (srcpad);
+
+  (void) parent;
+  return gst_pad_push_event (GST_PAD (pad), event);
+}
