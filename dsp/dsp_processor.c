@@ -134,6 +134,17 @@ load_history (DspProcessor *self, gfloat *history)
       : self->latency;
 }
 
+/* GRU states are tanh-bounded: the range side outputs are quantised for. */
+#define STATE_ABS_MAX 1.0f
+
+/* The algorithmic delay of @cfg's framing, in samples: the STFT delay
+ * (window - hop) plus one hop of frame buffering. */
+static guint
+latency_of (const DspFrameConfig *cfg)
+{
+  return cfg->window - cfg->hop + cfg->hop;
+}
+
 static gboolean
 check_model (DspModel *model, guint channels, GError **error)
 {
@@ -171,7 +182,9 @@ allocate_working_memory (DspProcessor *self)
   self->history_per_channel
       = self->stft_history + self->features_history + 2 * self->hop + 1;
   self->history_size = self->channels * self->history_per_channel + 2;
-  self->latency = dsp_stft_get_delay (self->stft[0]) + self->hop;
+  self->latency = latency_of (&self->cfg);
+  g_warn_if_fail (
+      self->latency == dsp_stft_get_delay (self->stft[0]) + self->hop);
   self->preroll = self->latency;
 
   self->in_frame = g_new0 (gfloat, (gsize) self->channels * self->hop);
@@ -314,6 +327,105 @@ dsp_processor_get_latency (const DspProcessor *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->latency;
+}
+
+/**
+ * dsp_processor_get_model_latency:
+ * @model: a model
+ *
+ * Returns: what dsp_processor_get_latency() returns for every processor of
+ * @model, in samples per channel at the model's rate: the latency is known
+ * before any stream exists.
+ */
+guint
+dsp_processor_get_model_latency (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+  return latency_of (dsp_model_get_frame_config (model));
+}
+
+/**
+ * dsp_processor_get_state_descriptor:
+ * @self: a processor
+ *
+ * Returns: (transfer none): the descriptor of the stream's state (its
+ * slot's format); valid while @self lives.
+ */
+const RnnStateDescriptor *
+dsp_processor_get_state_descriptor (DspProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return rnn_state_slot_get_descriptor (self->slot);
+}
+
+/**
+ * dsp_processor_describe_side_output:
+ * @self: a processor
+ * @element_type: the element type of the side output
+ * @desc: (out): the descriptor of a side output of that type
+ *
+ * Describes the final state after each call as dsp_processor_process()
+ * writes it into a side output of @element_type: the stream's layout, with
+ * a quantisation chosen for the recurrent cells' value range (GRU states
+ * are tanh-bounded). Call from any thread.
+ */
+void
+dsp_processor_describe_side_output (DspProcessor *self,
+    RnnStateElementType element_type, RnnStateDescriptor *desc)
+{
+  g_return_if_fail (self != NULL && desc != NULL);
+  *desc = *rnn_state_slot_get_descriptor (self->slot);
+  rnn_state_descriptor_set_element_type (desc, element_type, STATE_ABS_MAX);
+}
+
+/**
+ * dsp_processor_get_counters:
+ * @self: a processor
+ * @counters: (out): the counters of the stream's state slot
+ *
+ * Copies the slot's counters (see #RnnStateCounters). Safe from any
+ * thread.
+ */
+void
+dsp_processor_get_counters (DspProcessor *self, RnnStateCounters *counters)
+{
+  g_return_if_fail (self != NULL && counters != NULL);
+  rnn_state_slot_get_counters (self->slot, counters);
+}
+
+/**
+ * dsp_processor_has_pending_import:
+ * @self: a processor
+ *
+ * Returns: TRUE if an accepted import waits for the next
+ * dsp_processor_process() call. Safe from any thread.
+ */
+gboolean
+dsp_processor_has_pending_import (DspProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return rnn_state_slot_has_pending_import (self->slot);
+}
+
+/**
+ * dsp_processor_take_pending_import:
+ * @self: a new processor that no other thread uses yet
+ * @from: the processor @self replaces
+ * @error: return location for a #RNN_STATE_ERROR_MISMATCH error
+ *
+ * Moves an import that @from accepted but has not applied yet into @self,
+ * so that it seeds @self's first call instead (a stream that changes format
+ * before its import took effect). See rnn_state_slot_move_pending_import().
+ *
+ * Returns: TRUE if nothing was pending or the import moved; FALSE if it
+ * does not fit @self (@from keeps it).
+ */
+gboolean
+dsp_processor_take_pending_import (DspProcessor *self, DspProcessor *from,
+    GError **error)
+{
+  g_return_val_if_fail (self != NULL && from != NULL, FALSE);
+  return rnn_state_slot_move_pending_import (from->slot, self->slot, error);
 }
 
 /**

@@ -22,8 +22,9 @@ G_BEGIN_DECLS
  *
  * dsp_processor_process() and the setters belong to one thread at a time
  * (the streaming thread). dsp_processor_export(), dsp_processor_import(),
- * dsp_processor_reset() and dsp_processor_get_slot() may be called from any
- * thread at any time: they go through the slot's lock.
+ * dsp_processor_reset(), dsp_processor_get_counters(),
+ * dsp_processor_has_pending_import() and dsp_processor_get_slot() may be
+ * called from any thread at any time: they go through the slot's lock.
  */
 typedef struct _DspProcessor DspProcessor;
 
@@ -64,7 +65,23 @@ guint dsp_processor_get_hop (const DspProcessor *self);
 
 guint dsp_processor_get_latency (const DspProcessor *self);
 
+guint dsp_processor_get_model_latency (const DspModel *model);
+
 RnnStateSlot *dsp_processor_get_slot (DspProcessor *self);
+
+const RnnStateDescriptor *dsp_processor_get_state_descriptor (
+    DspProcessor *self);
+
+void dsp_processor_describe_side_output (DspProcessor *self,
+    RnnStateElementType element_type, RnnStateDescriptor *desc);
+
+void dsp_processor_get_counters (DspProcessor *self,
+    RnnStateCounters *counters);
+
+gboolean dsp_processor_has_pending_import (DspProcessor *self);
+
+gboolean dsp_processor_take_pending_import (DspProcessor *self,
+    DspProcessor *from, GError **error);
 
 void dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db);
 

@@ -90,7 +90,8 @@ static guint gst_rnn_denoise_signals[LAST_SIGNAL];
 #define AUDIO_CAPS \
   "audio/x-raw, format = (string) { " GST_AUDIO_NE (F32) ", " \
   GST_AUDIO_NE (S16) " }, layout = (string) interleaved, " \
-  "rate = (int) [ 8000, 192000 ], channels = (int) [ 1, 8 ]"
+  "rate = (int) [ 8000, 192000 ], channels = (int) [ 1, " \
+  G_STRINGIFY (GST_RNN_DENOISE_MAX_CHANNELS) " ]"
 #define STATE_CAPS \
   "application/x-rnn-state, format = (string) { F32LE, S16LE, S8 }"
 /* clang-format on */
@@ -410,6 +411,7 @@ gst_rnn_denoise_set_state_action (GstRnnDenoise *self, const gchar *pad_name,
 {
   GstRnnDenoisePad *pad = lookup_stream (self, pad_name);
   GError *error = NULL;
+  DspModel *model;
   gboolean ok;
 
   if (pad == NULL) {
@@ -426,13 +428,10 @@ gst_rnn_denoise_set_state_action (GstRnnDenoise *self, const gchar *pad_name,
     gst_object_unref (pad);
     return FALSE;
   }
-  g_mutex_lock (&pad->lock);
-  ok = gst_rnn_denoise_pad_import_unlocked (self, pad, bytes, &error);
-  if (ok) {
-    g_clear_pointer (&pad->pending_import, g_bytes_unref);
-    pad->pending_import = g_bytes_ref (bytes);
-  }
-  g_mutex_unlock (&pad->lock);
+  /* The model first, with no lock held: loading it may read a file. */
+  model = gst_rnn_denoise_get_model (self, &error);
+  ok = model != NULL && gst_rnn_denoise_pad_import (pad, model, bytes, &error);
+  g_clear_pointer (&model, dsp_model_unref);
   if (!ok) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
         ("set-state refused for %s: %s", GST_PAD_NAME (pad), error->message),

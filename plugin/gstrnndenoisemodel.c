@@ -11,6 +11,7 @@
 
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_model.h"
+#include "dsp/dsp_processor.h"
 
 #include "gstrnndenoiseprivate.h"
 #include "gstrnndenoisemodeldata.h"
@@ -18,7 +19,8 @@
 #define GST_CAT_DEFAULT gst_rnn_denoise_debug
 
 /* Returns a new reference to the element's model, loading it first if
- * needed: the embedded one when the model property is unset. */
+ * needed: the embedded one when the model property is unset. May read a
+ * file: call it with no lock held, never from a streaming thread. */
 DspModel *
 gst_rnn_denoise_get_model (GstRnnDenoise *self, GError **error)
 {
@@ -60,16 +62,27 @@ gst_rnn_denoise_get_model (GstRnnDenoise *self, GError **error)
   return model;
 }
 
-GstCaps *
-gst_rnn_denoise_audio_caps (GstRnnDenoise *self)
+/* Returns a new reference to the element's model if it is loaded, NULL
+ * if not; never loads it, so any thread may call it under a stream lock. */
+DspModel *
+gst_rnn_denoise_peek_model (GstRnnDenoise *self)
 {
-  GstCaps *caps
-      = gst_static_pad_template_get_caps (&gst_rnn_denoise_sink_template);
   DspModel *model;
 
   GST_OBJECT_LOCK (self);
   model = self->model != NULL ? dsp_model_ref (self->model) : NULL;
   GST_OBJECT_UNLOCK (self);
+  return model;
+}
+
+/* The sink caps: the template's, at the rate of the loaded model. */
+GstCaps *
+gst_rnn_denoise_audio_caps (GstRnnDenoise *self)
+{
+  GstCaps *caps
+      = gst_static_pad_template_get_caps (&gst_rnn_denoise_sink_template);
+  DspModel *model = gst_rnn_denoise_peek_model (self);
+
   if (model != NULL) {
     caps = gst_caps_make_writable (caps);
     gst_caps_set_simple (caps, "rate", G_TYPE_INT,
@@ -79,26 +92,25 @@ gst_rnn_denoise_audio_caps (GstRnnDenoise *self)
   return caps;
 }
 
-/* The algorithmic delay in time: the processor's latency at the model's
- * rate (20 ms for the embedded model). */
+/* The algorithmic delay in time: what the processors of the loaded model
+ * add (20 ms for the embedded model), 0 before the model is loaded. */
 GstClockTime
 gst_rnn_denoise_latency (GstRnnDenoise *self)
 {
-  const DspFrameConfig *cfg;
   GstClockTime latency;
   DspModel *model;
 
-  model = gst_rnn_denoise_get_model (self, NULL);
+  model = gst_rnn_denoise_peek_model (self);
   if (model == NULL)
     return 0;
-  cfg = dsp_model_get_frame_config (model);
-  /* STFT delay (window - hop) plus one hop of frame buffering. */
-  latency
-      = gst_util_uint64_scale_int (cfg->window, GST_SECOND, cfg->sample_rate);
+  latency = gst_util_uint64_scale_int (dsp_processor_get_model_latency (model),
+      GST_SECOND, (gint) dsp_model_get_frame_config (model)->sample_rate);
   dsp_model_unref (model);
   return latency;
 }
 
+/* READY->PAUSED: loads the model, or fails the state change with the
+ * loader's reason. */
 gboolean
 gst_rnn_denoise_load_model (GstRnnDenoise *self)
 {

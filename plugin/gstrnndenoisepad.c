@@ -60,7 +60,7 @@ state_stats (GstRnnDenoisePad *pad)
     g_mutex_unlock (&pad->lock);
     return NULL;
   }
-  rnn_state_slot_get_counters (dsp_processor_get_slot (pad->processor), &c);
+  dsp_processor_get_counters (pad->processor, &c);
   g_mutex_unlock (&pad->lock);
   return gst_structure_new ("rnn-state-stats", "invocations", G_TYPE_UINT64,
       c.invocations, "bytes-written-back", G_TYPE_UINT64, c.bytes_written_back,
@@ -103,7 +103,6 @@ gst_rnn_denoise_pad_finalize (GObject *object)
   GstRnnDenoisePad *pad = GST_RNN_DENOISE_PAD (object);
 
   dsp_processor_free (pad->processor);
-  g_clear_pointer (&pad->pending_import, g_bytes_unref);
   g_free (pad->work);
   g_free (pad->tail);
   if (pad->state_pool != NULL) {
@@ -190,15 +189,13 @@ gst_rnn_denoise_pad_set_processor (GstRnnDenoisePad *pad,
   dsp_processor_free (old);
 }
 
-/* Forgets the stream: processor, pending import, timing. Called with the
- * streaming thread stopped (state change to READY, pad release). */
+/* Forgets the stream: processor (with any import not applied yet),
+ * timing. Called with the streaming thread stopped (state change to READY,
+ * pad release). */
 void
 gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad)
 {
   gst_rnn_denoise_pad_set_processor (pad, NULL);
-  g_mutex_lock (&pad->lock);
-  g_clear_pointer (&pad->pending_import, g_bytes_unref);
-  g_mutex_unlock (&pad->lock);
   pad->have_info = FALSE;
   pad->held = 0;
   pad->surplus = 0;
@@ -245,59 +242,63 @@ snapshot_batch (GBytes *bytes, guint *batch, GError **error)
   return TRUE;
 }
 
-/* Called with pad->lock held. Imports @bytes into the pad's processor,
- * creating a processor for the snapshot's channel count first if the
- * stream has no caps yet (an import before the stream starts). */
-gboolean
-gst_rnn_denoise_pad_import_unlocked (GstRnnDenoise *self, GstRnnDenoisePad *pad,
-    GBytes *bytes, GError **error)
+/* A processor for a stream without caps yet, made from the snapshot's own
+ * channel count and seeded with it; NULL if the snapshot is refused. */
+static DspProcessor *
+processor_for_snapshot (DspModel *model, GBytes *bytes, GError **error)
 {
   DspProcessor *processor;
-  DspModel *model;
   guint batch;
 
-  if (pad->processor != NULL)
-    return dsp_processor_import (pad->processor, g_bytes_get_data (bytes, NULL),
-        g_bytes_get_size (bytes), error);
-
   if (!snapshot_batch (bytes, &batch, error))
-    return FALSE;
-  if (batch < 1 || batch > MAX_CHANNELS) {
+    return NULL;
+  if (batch < 1 || batch > GST_RNN_DENOISE_MAX_CHANNELS) {
     g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_MISMATCH,
-        "batch %u, the element supports 1..%d channels", batch, MAX_CHANNELS);
-    return FALSE;
+        "batch %u, the element supports 1..%d channels", batch,
+        GST_RNN_DENOISE_MAX_CHANNELS);
+    return NULL;
   }
-  model = gst_rnn_denoise_get_model (self, error);
-  if (model == NULL)
-    return FALSE;
   processor = dsp_processor_new (model, batch, error);
-  dsp_model_unref (model);
-  if (processor == NULL)
-    return FALSE;
-  /* The stream gets a state only if the import is accepted: a refused
-   * one leaves it as it was, without a state. */
-  if (!dsp_processor_import (processor, g_bytes_get_data (bytes, NULL),
-          g_bytes_get_size (bytes), error)) {
-    dsp_processor_free (processor);
-    return FALSE;
-  }
-  pad->processor = processor;
-  return TRUE;
+  if (processor != NULL
+      && !dsp_processor_import (processor, g_bytes_get_data (bytes, NULL),
+          g_bytes_get_size (bytes), error))
+    g_clear_pointer (&processor, dsp_processor_free);
+  return processor;
 }
 
-/* Forgets an applied import's bytes (they were only kept in case the
- * caps change before the import reaches the stream). */
-void
-gst_rnn_denoise_pad_clear_applied_import (GstRnnDenoisePad *pad)
+/* Any thread but the streaming one; takes pad->lock, so call it with no
+ * pad lock held. Imports @bytes into the stream: its processor holds an
+ * accepted import until the next buffer (the import's one owner). A stream
+ * without caps yet gets a processor for the snapshot's channel count, made
+ * from @model (fetched by the caller before any lock: no model is loaded
+ * here), but only if the import is accepted: a refused one leaves the
+ * stream as it was, without a state. */
+gboolean
+gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, DspModel *model,
+    GBytes *bytes, GError **error)
 {
-  /* Both the test and the clearing under the lock: a set-state that lands
-   * between them would otherwise lose its bytes. */
+  DspProcessor *made = NULL;
+  gboolean ok;
+
   g_mutex_lock (&pad->lock);
-  if (pad->pending_import != NULL
-      && !rnn_state_slot_has_pending_import (
-          dsp_processor_get_slot (pad->processor)))
-    g_clear_pointer (&pad->pending_import, g_bytes_unref);
+  if (pad->processor == NULL) {
+    g_mutex_unlock (&pad->lock);
+    made = processor_for_snapshot (model, bytes, error);
+    if (made == NULL)
+      return FALSE;
+    g_mutex_lock (&pad->lock);
+  }
+  if (pad->processor == NULL) {
+    pad->processor = g_steal_pointer (&made);
+    ok = TRUE;
+  } else {
+    /* Caps came meanwhile, or the stream already had a processor. */
+    ok = dsp_processor_import (pad->processor, g_bytes_get_data (bytes, NULL),
+        g_bytes_get_size (bytes), error);
+  }
   g_mutex_unlock (&pad->lock);
+  dsp_processor_free (made);
+  return ok;
 }
 
 void
@@ -307,7 +308,6 @@ gst_rnn_denoise_pad_reset_by_application (GstRnnDenoisePad *pad)
   g_mutex_lock (&pad->lock);
   if (pad->processor != NULL)
     dsp_processor_reset (pad->processor, TRUE);
-  g_clear_pointer (&pad->pending_import, g_bytes_unref);
   g_mutex_unlock (&pad->lock);
   GST_DEBUG_OBJECT (pad, "reset by the application");
 }

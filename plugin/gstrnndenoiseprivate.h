@@ -33,21 +33,28 @@ G_BEGIN_DECLS
  * - The element's OBJECT_LOCK guards its properties, its model pointer and
  *   the links between sink pads and state pads.
  * - A sink pad's OBJECT_LOCK guards its per-pad property overrides.
- * - A sink pad's `lock` (a GMutex) guards its processor pointer and the
- *   pending import bytes: application threads (get-state, set-state, reset)
- *   take it to use the processor while the streaming thread may replace it.
+ * - A sink pad's `lock` (a GMutex) guards its processor pointer:
+ *   application threads (get-state, set-state, reset) take it to use the
+ *   processor while the streaming thread may replace it. An accepted import
+ *   lives in the processor (its state slot) until the next buffer, and
+ *   moves to the new processor when the caps change.
  * - The sink pad's STREAM_LOCK (held by GStreamer around chain and event
  *   calls) covers the rest of the per-pad streaming data.
  *
  * Lock order: element OBJECT_LOCK, then pad OBJECT_LOCK, then the pad's
  * `lock`; never the reverse. No lock is held while pushing, posting a
  * message or emitting a signal. The state slot inside each processor has a
- * lock of its own, taken last and briefly.
+ * lock of its own, taken last and briefly. The model is loaded only by
+ * gst_rnn_denoise_get_model(), called with no lock held and never in a
+ * streaming thread (READY->PAUSED and the set-state action); the streaming
+ * thread only takes a reference to the loaded model
+ * (gst_rnn_denoise_peek_model()).
  */
 
 #define DEFAULT_PAD_OVERRIDE -1.0
 
-#define MAX_CHANNELS 8
+/* Channels per stream: the caps and the import check both use it. */
+#define GST_RNN_DENOISE_MAX_CHANNELS 8
 
 extern GstStaticPadTemplate gst_rnn_denoise_sink_template;
 extern GstStaticPadTemplate gst_rnn_denoise_src_template;
@@ -79,7 +86,7 @@ typedef struct
 {
   gfloat attenuation_limit;
   gfloat vad_threshold;
-  guint vad_hold_frames;
+  GstClockTime vad_hold;
   gboolean reset_on_discont;
   gboolean post_messages;
   GstClockTime message_interval;
@@ -117,9 +124,8 @@ struct _GstRnnDenoisePad
 
   /* lock: what application threads may read or replace mid-stream. */
   GMutex lock;
-  DspProcessor *processor; /* owned, nullable before caps */
-  GBytes *pending_import;  /* owned; an accepted set-state that has not
-                                 * reached the stream yet */
+  DspProcessor *processor; /* owned, nullable before caps; it also holds
+                            * an accepted import until the next buffer */
 
   /* STREAM_LOCK: per-pad streaming data. */
   GstAudioInfo info;
@@ -152,6 +158,7 @@ struct _GstRnnDenoisePad
 
 /* gstrnndenoisemodel.c */
 DspModel *gst_rnn_denoise_get_model (GstRnnDenoise *self, GError **error);
+DspModel *gst_rnn_denoise_peek_model (GstRnnDenoise *self);
 gboolean gst_rnn_denoise_load_model (GstRnnDenoise *self);
 GstCaps *gst_rnn_denoise_audio_caps (GstRnnDenoise *self);
 GstClockTime gst_rnn_denoise_latency (GstRnnDenoise *self);
@@ -161,9 +168,8 @@ void gst_rnn_denoise_pad_set_processor (GstRnnDenoisePad *pad,
     DspProcessor *processor);
 void gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad);
 void gst_rnn_denoise_pad_reset_stream (GstRnnDenoisePad *pad);
-gboolean gst_rnn_denoise_pad_import_unlocked (GstRnnDenoise *self,
-    GstRnnDenoisePad *pad, GBytes *bytes, GError **error);
-void gst_rnn_denoise_pad_clear_applied_import (GstRnnDenoisePad *pad);
+gboolean gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, DspModel *model,
+    GBytes *bytes, GError **error);
 void gst_rnn_denoise_pad_reset_by_application (GstRnnDenoisePad *pad);
 
 /* gstrnndenoisestream.c */

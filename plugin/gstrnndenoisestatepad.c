@@ -16,8 +16,6 @@
 
 #define GST_CAT_DEFAULT gst_rnn_denoise_debug
 
-#define STATE_ABS_MAX 1.0f /* GRU states are tanh-bounded */
-
 /* Builds the state pad's caps for the pad's processor and the format in
  * @desc: everything needed to read the buffers without the element. */
 static GstCaps *
@@ -75,20 +73,44 @@ state_stream_id (GstRnnDenoisePad *pad)
   return id;
 }
 
+/* Streaming thread. Replaces the pad's pool of state buffers with one of
+ * buffers for @caps. Returns FALSE (and posts a warning) if the pool
+ * refuses its configuration or cannot start. */
+static gboolean
+setup_pool (GstRnnDenoisePad *pad, GstCaps *caps)
+{
+  GstStructure *config;
+
+  if (pad->state_pool != NULL) {
+    gst_buffer_pool_set_active (pad->state_pool, FALSE);
+    gst_clear_object (&pad->state_pool);
+  }
+  pad->state_pool = gst_buffer_pool_new ();
+  config = gst_buffer_pool_get_config (pad->state_pool);
+  gst_buffer_pool_config_set_params (config, caps,
+      (guint) rnn_state_descriptor_hidden_bytes (&pad->state_desc), 2, 0);
+  if (!gst_buffer_pool_set_config (pad->state_pool, config)
+      || !gst_buffer_pool_set_active (pad->state_pool, TRUE)) {
+    GST_ELEMENT_WARNING (GST_PAD_PARENT (pad), RESOURCE, SETTINGS,
+        ("The state buffers of %s could not be set up; no state is published.",
+            GST_PAD_NAME (pad)),
+        ("buffer pool refused %" GST_PTR_FORMAT, caps));
+    gst_clear_object (&pad->state_pool);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Streaming thread. Picks the state format downstream accepts (F32LE
  * first), sets up a buffer pool of state-sized buffers and sends the
  * sticky events. Returns FALSE if the state pad cannot be used now. */
 static gboolean
 negotiate_state_pad (GstRnnDenoisePad *pad, GstPad *statepad)
 {
-  const RnnStateDescriptor *slot_desc;
   GstCaps *ours, *peer, *caps;
-  GstStructure *config;
   const gchar *format;
   gchar *stream_id;
 
-  slot_desc
-      = rnn_state_slot_get_descriptor (dsp_processor_get_slot (pad->processor));
   ours = gst_static_pad_template_get_caps (&gst_rnn_denoise_state_template);
   peer = gst_pad_peer_query_caps (statepad, ours);
   gst_caps_unref (ours);
@@ -100,22 +122,15 @@ negotiate_state_pad (GstRnnDenoisePad *pad, GstPad *statepad)
   peer = gst_caps_fixate (peer);
   format
       = gst_structure_get_string (gst_caps_get_structure (peer, 0), "format");
-  pad->state_desc = *slot_desc;
-  rnn_state_descriptor_set_element_type (&pad->state_desc,
-      element_type_from_format (format), STATE_ABS_MAX);
+  dsp_processor_describe_side_output (pad->processor,
+      element_type_from_format (format), &pad->state_desc);
   gst_caps_unref (peer);
 
-  if (pad->state_pool != NULL) {
-    gst_buffer_pool_set_active (pad->state_pool, FALSE);
-    gst_object_unref (pad->state_pool);
-  }
   caps = state_caps_for (&pad->state_desc);
-  pad->state_pool = gst_buffer_pool_new ();
-  config = gst_buffer_pool_get_config (pad->state_pool);
-  gst_buffer_pool_config_set_params (config, caps,
-      (guint) rnn_state_descriptor_hidden_bytes (&pad->state_desc), 2, 0);
-  gst_buffer_pool_set_config (pad->state_pool, config);
-  gst_buffer_pool_set_active (pad->state_pool, TRUE);
+  if (!setup_pool (pad, caps)) {
+    gst_caps_unref (caps);
+    return FALSE;
+  }
 
   stream_id = state_stream_id (pad);
   gst_pad_push_event (statepad, gst_event_new_stream_start (stream_id));
@@ -168,16 +183,26 @@ gst_rnn_denoise_statepad_acquire (GstRnnDenoisePad *pad, GstPad *statepad,
     GstMapInfo *map)
 {
   GstBuffer *state_buf = NULL;
+  GstFlowReturn ret;
 
   if (statepad == NULL || !gst_pad_is_linked (statepad))
     return NULL;
   if ((!pad->state_negotiated || pad->state_needs_events)
       && !negotiate_state_pad (pad, statepad))
     return NULL;
-  if (gst_buffer_pool_acquire_buffer (pad->state_pool, &state_buf, NULL)
-      != GST_FLOW_OK)
+  ret = gst_buffer_pool_acquire_buffer (pad->state_pool, &state_buf, NULL);
+  if (ret != GST_FLOW_OK) {
+    /* Flushing is normal; anything else loses this buffer's state. */
+    if (ret != GST_FLOW_FLUSHING)
+      GST_WARNING_OBJECT (pad, "no state buffer (%s): state not published",
+          gst_flow_get_name (ret));
     return NULL;
-  gst_buffer_map (state_buf, map, GST_MAP_WRITE);
+  }
+  if (!gst_buffer_map (state_buf, map, GST_MAP_WRITE)) {
+    GST_WARNING_OBJECT (pad, "cannot map a state buffer: state not published");
+    gst_buffer_unref (state_buf);
+    return NULL;
+  }
   return state_buf;
 }
 

@@ -68,7 +68,7 @@ read_settings (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   GST_OBJECT_LOCK (self);
   settings->attenuation_limit = (gfloat) self->attenuation_limit;
   settings->vad_threshold = (gfloat) self->vad_threshold;
-  settings->vad_hold_frames = (self->vad_hold_ms + 9) / 10;
+  settings->vad_hold = self->vad_hold_ms * GST_MSECOND;
   settings->reset_on_discont = self->reset_on_discont;
   settings->post_messages = self->post_messages;
   settings->message_interval = self->message_interval;
@@ -338,13 +338,24 @@ input_frames (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstBuffer *buf)
   return (guint) (size / pad->info.bpf);
 }
 
+/* The VAD hold in whole frames of the processor's hop, rounded up. */
+static guint
+vad_hold_frames (GstRnnDenoisePad *pad, GstClockTime hold)
+{
+  guint64 samples
+      = gst_util_uint64_scale_ceil (hold, pad->info.rate, GST_SECOND);
+  guint hop = dsp_processor_get_hop (pad->processor);
+
+  return (guint) MIN ((samples + hop - 1) / hop, G_MAXUINT);
+}
+
 static void
 apply_settings (GstRnnDenoisePad *pad, const StreamSettings *settings)
 {
   dsp_processor_set_attenuation_limit (pad->processor,
       settings->attenuation_limit);
   dsp_processor_set_vad_gate (pad->processor, settings->vad_threshold,
-      settings->vad_hold_frames);
+      vad_hold_frames (pad, settings->vad_hold));
 }
 
 /* A DISCONT buffer (or one after a dropped empty DISCONT buffer) drains
@@ -442,7 +453,6 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
       state_buf != NULL ? state_map.size : 0, &report);
   out_pts = count_output (pad, samples, n, &produced, report.held);
   gst_rnn_denoise_warn_about_report (self, pad, &report);
-  gst_rnn_denoise_pad_clear_applied_import (pad);
   if (settings.post_messages)
     gst_rnn_denoise_account_buffer (self, pad, &settings, &report, in_energy, n,
         samples, produced, out_pts);
@@ -462,14 +472,73 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
 /* New caps: a caps change drains the old stream and starts from the
  * initial state with a new processor, re-applying an import that had not
  * reached the stream yet. */
+/* Streaming thread. The processor for new caps of @channels channels: the
+ * one an import made before the caps built for its own channel count, if
+ * that matches, else a new one from the loaded model (the streaming thread
+ * never loads a model: READY->PAUSED did). */
+static DspProcessor *
+processor_for_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, guint channels,
+    GError **error)
+{
+  DspProcessor *processor = NULL;
+  DspModel *model;
+
+  g_mutex_lock (&pad->lock);
+  if (!pad->have_info && pad->processor != NULL
+      && dsp_processor_get_channels (pad->processor) == channels)
+    processor = pad->processor;
+  g_mutex_unlock (&pad->lock);
+  if (processor != NULL)
+    return processor;
+  model = gst_rnn_denoise_peek_model (self);
+  if (model == NULL) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_STATE_CHANGE,
+        "no model loaded");
+    return NULL;
+  }
+  processor = dsp_processor_new (model, channels, error);
+  dsp_model_unref (model);
+  return processor;
+}
+
+/* Streaming thread. Makes @processor the stream's; an import accepted by
+ * the old one and not applied yet moves over with it (or is dropped with a
+ * warning if it does not fit the new format). */
+static void
+install_processor (GstRnnDenoise *self, GstRnnDenoisePad *pad,
+    DspProcessor *processor)
+{
+  DspProcessor *old;
+  GError *error = NULL;
+
+  g_mutex_lock (&pad->lock);
+  old = pad->processor;
+  if (old == processor)
+    old = NULL;
+  else if (old != NULL)
+    dsp_processor_take_pending_import (processor, old, &error);
+  pad->processor = processor;
+  g_mutex_unlock (&pad->lock);
+  dsp_processor_free (old);
+  if (error != NULL) {
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("The state set on %s does not fit its new format and was dropped.",
+            GST_PAD_NAME (pad)),
+        ("%s", error->message));
+    g_clear_error (&error);
+  }
+}
+
+/* New caps: a caps change drains the old stream and starts from the
+ * initial state with a new processor, which takes over an import that had
+ * not reached the stream yet. */
 static gboolean
 handle_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstCaps *caps)
 {
   GstCaps *supported = gst_rnn_denoise_audio_caps (self);
-  DspProcessor *processor = NULL;
+  DspProcessor *processor;
   GError *error = NULL;
   GstAudioInfo info;
-  DspModel *model;
   gboolean ok;
 
   ok = gst_caps_can_intersect (caps, supported)
@@ -486,43 +555,13 @@ handle_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstCaps *caps)
     drain (pad);
     GST_DEBUG_OBJECT (pad, "caps changed: new stream state");
   }
-  model = gst_rnn_denoise_get_model (self, &error);
-
-  g_mutex_lock (&pad->lock);
-  /* An import made before the caps built a processor for its own channel
-   * count: keep it if that matches. */
-  if (!pad->have_info && pad->processor != NULL
-      && dsp_processor_get_channels (pad->processor) == (guint) info.channels) {
-    processor = pad->processor;
-    pad->processor = NULL;
-  } else if (model != NULL) {
-    processor = dsp_processor_new (model, info.channels, &error);
-  }
-  g_mutex_unlock (&pad->lock);
-  if (model != NULL)
-    dsp_model_unref (model);
+  processor = processor_for_caps (self, pad, info.channels, &error);
   if (processor == NULL) {
     GST_ELEMENT_ERROR (self, LIBRARY, INIT, (NULL), ("%s", error->message));
     g_clear_error (&error);
     return FALSE;
   }
-  gst_rnn_denoise_pad_set_processor (pad, processor);
-
-  g_mutex_lock (&pad->lock);
-  if (pad->pending_import != NULL
-      && !rnn_state_slot_has_pending_import (dsp_processor_get_slot (processor))
-      && !gst_rnn_denoise_pad_import_unlocked (self, pad, pad->pending_import,
-          &error)) {
-    g_clear_pointer (&pad->pending_import, g_bytes_unref);
-  }
-  g_mutex_unlock (&pad->lock);
-  if (error != NULL) {
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-        ("The state set on %s does not fit its new format and was dropped.",
-            GST_PAD_NAME (pad)),
-        ("%s", error->message));
-    g_clear_error (&error);
-  }
+  install_processor (self, pad, processor);
 
   pad->info = info;
   pad->have_info = TRUE;

@@ -369,6 +369,59 @@ rnn_state_slot_has_pending_import (RnnStateSlot *slot)
 }
 
 /**
+ * rnn_state_slot_move_pending_import:
+ * @from: a slot that may hold an accepted import not applied yet
+ * @to: a slot no other thread uses yet (a stream's new slot)
+ * @error: return location for a #RNN_STATE_ERROR_MISMATCH error naming the
+ *   first field in which the two slots differ
+ *
+ * Hands an import accepted by @from over to @to, when a stream replaces its
+ * slot (a new format) before the import took effect: the import has one
+ * owner at any time. Nothing moves if @from has no pending import. The
+ * slots must have the same layout, element type and quantisation; if not, @to is left as
+ * it is and @from keeps its import.
+ *
+ * Returns: TRUE if nothing was pending or the import moved.
+ */
+gboolean
+rnn_state_slot_move_pending_import (RnnStateSlot *from, RnnStateSlot *to,
+    GError **error)
+{
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (from != NULL && to != NULL && from != to, FALSE);
+
+  rnn_state_lock (&from->lock);
+  if (from->has_pending_import) {
+    ok = rnn_state_descriptor_check_layout (&to->desc, &from->desc, error);
+    if (ok
+        && (to->desc.element_type != from->desc.element_type
+            || memcmp (to->desc.scale, from->desc.scale,
+                   sizeof (to->desc.scale))
+                != 0
+            || memcmp (to->desc.zero_point, from->desc.zero_point,
+                   sizeof (to->desc.zero_point))
+                != 0)) {
+      g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_MISMATCH,
+          "element type %s, stream expects %s (same quantisation)",
+          rnn_state_element_type_name (from->desc.element_type),
+          rnn_state_element_type_name (to->desc.element_type));
+      ok = FALSE;
+    }
+    if (ok) {
+      rnn_state_lock (&to->lock);
+      memcpy (to->pending_hidden, from->pending_hidden, to->hidden_bytes);
+      memcpy (to->pending_history, from->pending_history, to->history_bytes);
+      to->has_pending_import = TRUE;
+      rnn_state_unlock (&to->lock);
+      from->has_pending_import = FALSE;
+    }
+  }
+  rnn_state_unlock (&from->lock);
+  return ok;
+}
+
+/**
  * rnn_state_slot_snapshot:
  * @slot: a slot
  *

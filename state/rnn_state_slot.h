@@ -73,6 +73,9 @@ gboolean rnn_state_slot_import (RnnStateSlot *slot, gconstpointer data,
 
 gboolean rnn_state_slot_has_pending_import (RnnStateSlot *slot);
 
+gboolean rnn_state_slot_move_pending_import (RnnStateSlot *from,
+    RnnStateSlot *to, GError **error);
+
 GBytes *rnn_state_slot_snapshot (RnnStateSlot *slot);
 
 gboolean rnn_state_slot_peek (RnnStateSlot *slot, gfloat *hidden,

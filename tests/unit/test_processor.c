@@ -101,12 +101,13 @@ START_TEST (test_new_and_latency)
   ck_assert_ptr_nonnull (p);
   ck_assert_uint_eq (dsp_processor_get_hop (p), HOP);
   ck_assert_uint_eq (dsp_processor_get_latency (p), 2 * HOP);
-  ck_assert_uint_eq (rnn_state_slot_get_descriptor (dsp_processor_get_slot (p))
-                         ->batch,
-      2);
-  ck_assert_uint_eq (rnn_state_slot_get_descriptor (dsp_processor_get_slot (p))
-                         ->cell,
+  ck_assert_uint_eq (dsp_processor_get_model_latency (model),
+      dsp_processor_get_latency (p));
+  ck_assert_uint_eq (dsp_processor_get_state_descriptor (p)->batch, 2);
+  ck_assert_uint_eq (dsp_processor_get_state_descriptor (p)->cell,
       RNN_STATE_CELL_GRU);
+  ck_assert_ptr_eq (dsp_processor_get_state_descriptor (p),
+      rnn_state_slot_get_descriptor (dsp_processor_get_slot (p)));
   dsp_processor_free (p);
 
   ck_assert_ptr_null (dsp_processor_new (model, 0, &error));
@@ -115,6 +116,57 @@ START_TEST (test_new_and_latency)
   ck_assert_ptr_null (
       dsp_processor_new (model, RNN_STATE_MAX_BATCH + 1, &error));
   g_clear_error (&error);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* A processor that replaces another (new caps) takes over the import the
+ * old one accepted and had not applied; the counters, the pending flag and
+ * the side-output descriptor are read through the processor. */
+START_TEST (test_take_pending_import)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspProcessor *src = dsp_processor_new (model, 1, NULL);
+  DspProcessor *old = dsp_processor_new (model, 1, NULL);
+  DspProcessor *stereo = dsp_processor_new (model, 2, NULL);
+  DspProcessor *next = dsp_processor_new (model, 1, NULL);
+  gfloat *x = make_signal (2 * HOP, 1, 3), y[2 * HOP];
+  RnnStateDescriptor side;
+  RnnStateCounters c;
+  DspProcessorReport report;
+  GError *error = NULL;
+  GBytes *bytes, *got;
+
+  dsp_processor_process (src, x, y, 2 * HOP, NULL, NULL, 0, &report);
+  bytes = dsp_processor_export (src);
+  ck_assert (dsp_processor_import (old, g_bytes_get_data (bytes, NULL),
+      g_bytes_get_size (bytes), NULL));
+  ck_assert (dsp_processor_has_pending_import (old));
+  ck_assert (!dsp_processor_take_pending_import (stereo, old, &error));
+  g_clear_error (&error);
+  ck_assert (dsp_processor_has_pending_import (old));
+  ck_assert (dsp_processor_take_pending_import (next, old, NULL));
+  ck_assert (!dsp_processor_has_pending_import (old));
+  ck_assert (dsp_processor_has_pending_import (next));
+
+  dsp_processor_process (next, x, y, 2 * HOP, NULL, NULL, 0, &report);
+  ck_assert (!dsp_processor_has_pending_import (next));
+  dsp_processor_get_counters (next, &c);
+  ck_assert_uint_eq (c.imports, 1);
+  got = dsp_processor_export (next);
+  ck_assert_uint_eq (g_bytes_get_size (got), g_bytes_get_size (bytes));
+
+  dsp_processor_describe_side_output (next, RNN_STATE_ELEMENT_S8, &side);
+  ck_assert_uint_eq (side.element_type, RNN_STATE_ELEMENT_S8);
+  ck_assert_uint_eq (side.batch, 1);
+
+  g_bytes_unref (got);
+  g_bytes_unref (bytes);
+  g_free (x);
+  dsp_processor_free (src);
+  dsp_processor_free (old);
+  dsp_processor_free (stereo);
+  dsp_processor_free (next);
   dsp_model_unref (model);
 }
 END_TEST
@@ -654,6 +706,7 @@ processor_suite (void)
       2 * G_N_ELEMENTS (split_points));
   tcase_add_test (tc, test_import_refused_keeps_state);
   tcase_add_test (tc, test_side_output_formats);
+  tcase_add_test (tc, test_take_pending_import);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("bad-input");

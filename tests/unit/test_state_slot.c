@@ -92,6 +92,61 @@ START_TEST (test_writeback_is_next_read)
 }
 END_TEST
 
+/* An import accepted by one slot and not applied yet moves to the slot that
+ * replaces it, and only when the layouts match: it has one owner. */
+START_TEST (test_move_pending_import)
+{
+  const guint32 hidden[2] = { 3, 5 };
+  RnnStateSlot *source = new_slot (RNN_STATE_ELEMENT_F32);
+  RnnStateSlot *from = new_slot (RNN_STATE_ELEMENT_F32);
+  RnnStateSlot *to = new_slot (RNN_STATE_ELEMENT_F32);
+  gfloat final[N_VALUES], hist[HISTORY], got[N_VALUES], got_hist[HISTORY];
+  RnnStateDescriptor desc;
+  RnnStateSlot *other;
+  GError *error = NULL;
+  GBytes *bytes;
+
+  fill (final, N_VALUES, 0.25f);
+  fill (hist, HISTORY, 2.0f);
+  rnn_state_slot_read (source, got, got_hist);
+  rnn_state_slot_writeback (source, final, hist, NULL, NULL, 0);
+  bytes = rnn_state_slot_snapshot (source);
+
+  /* Nothing pending: nothing moves, and that is no error. */
+  ck_assert (rnn_state_slot_move_pending_import (from, to, NULL));
+  ck_assert (!rnn_state_slot_has_pending_import (to));
+
+  ck_assert (rnn_state_slot_import (from, g_bytes_get_data (bytes, NULL),
+      g_bytes_get_size (bytes), NULL));
+  rnn_state_descriptor_init (&desc, 42, RNN_STATE_CELL_GRU, 2, 2, hidden,
+      HISTORY + 1);
+  other = rnn_state_slot_new (&desc, NULL);
+  ck_assert (!rnn_state_slot_move_pending_import (from, other, &error));
+  ck_assert (
+      g_error_matches (error, RNN_STATE_ERROR, RNN_STATE_ERROR_MISMATCH));
+  g_clear_error (&error);
+  ck_assert (!rnn_state_slot_has_pending_import (other));
+  ck_assert (rnn_state_slot_has_pending_import (from));
+
+  ck_assert (rnn_state_slot_move_pending_import (from, to, NULL));
+  ck_assert (!rnn_state_slot_has_pending_import (from));
+  ck_assert (rnn_state_slot_has_pending_import (to));
+  rnn_state_slot_read (to, got, got_hist);
+  ck_assert (memcmp (final, got, sizeof (final)) == 0);
+  ck_assert (memcmp (hist, got_hist, sizeof (hist)) == 0);
+  rnn_state_slot_writeback (to, got, got_hist, NULL, NULL, 0);
+  rnn_state_slot_read (from, got, got_hist);
+  ck_assert_float_eq (got[0], 0.0f);
+  rnn_state_slot_writeback (from, got, got_hist, NULL, NULL, 0);
+
+  g_bytes_unref (bytes);
+  rnn_state_slot_free (other);
+  rnn_state_slot_free (source);
+  rnn_state_slot_free (from);
+  rnn_state_slot_free (to);
+}
+END_TEST
+
 /* The storage the writeback targets is the storage the next read takes from:
  * writing through a side channel into that address shows up in the read, and
  * the address never moves. */
@@ -347,6 +402,10 @@ state_slot_suite (void)
   tc = tcase_create ("address");
   tcase_add_test (tc, test_writeback_is_next_read);
   tcase_add_test (tc, test_address_stable);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("import");
+  tcase_add_test (tc, test_move_pending_import);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("fanout");
