@@ -11,12 +11,12 @@
  * prints the element's "rnndenoise" messages (voice probability, levels)
  * from the bus. Half-way through, a blocking pad probe stops the stream at
  * a buffer boundary and the application, from its own thread, exports the
- * stream with the `get-state` action and prints the snapshot's size; then
+ * stream with the `export-state` action and prints the snapshot's size; then
  * pipeline A is shut down, as if its host went away.
  *
  * Pipeline B is built fresh. In READY, before any data flows, the
  * application first offers a damaged copy of the snapshot, which
- * `set-state` must refuse, then the snapshot itself, and prints whether it
+ * `import-state` must refuse, then the snapshot itself, and prints whether it
  * was accepted. B then plays the same source, drops what A had already
  * processed and continues the stream from there: its first buffer starts
  * from A's recurrent state and DSP history. With --output, B's output is
@@ -417,14 +417,14 @@ run_first (guint64 *position, GByteArray **a_output, GError **error)
   /* Mid-run, from the application's thread: safe at any time. The stream
    * is held at a buffer boundary, so the snapshot is the state after
    * exactly *position samples. */
-  g_signal_emit_by_name (run.denoise, "get-state", "sink_0", &snapshot);
+  g_signal_emit_by_name (run.denoise, "export-state", "sink_0", &snapshot);
   if (snapshot == NULL) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
-        "get-state returned nothing");
+        "export-state returned nothing");
     goto done;
   }
   g_print ("A: stream blocked after %" G_GUINT64_FORMAT " samples; "
-           "get-state gave a snapshot of %" G_GSIZE_FORMAT " bytes "
+           "export-state gave a snapshot of %" G_GSIZE_FORMAT " bytes "
            "(%u messages so far); stopping A\n",
       *position, g_bytes_get_size (snapshot), run.n_messages);
   if (run.output != NULL)
@@ -462,10 +462,10 @@ run_second (GBytes *snapshot, guint64 position, GByteArray **b_output,
   bytes = g_bytes_unref_to_data (g_bytes_ref (snapshot), &size);
   bytes[size / 2] ^= 0x5a;
   damaged = g_bytes_new_take (bytes, size);
-  g_signal_emit_by_name (run.denoise, "set-state", "sink_0", damaged,
+  g_signal_emit_by_name (run.denoise, "import-state", "sink_0", damaged,
       &accepted);
   g_bytes_unref (damaged);
-  g_print ("B: set-state with a damaged snapshot: %s\n",
+  g_print ("B: import-state with a damaged snapshot: %s\n",
       accepted ? "accepted (wrong!)" : "refused, as it should be");
   if (accepted) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
@@ -473,14 +473,14 @@ run_second (GBytes *snapshot, guint64 position, GByteArray **b_output,
     goto done;
   }
 
-  g_signal_emit_by_name (run.denoise, "set-state", "sink_0", snapshot,
+  g_signal_emit_by_name (run.denoise, "import-state", "sink_0", snapshot,
       &accepted);
-  g_print ("B: set-state in READY with the %" G_GSIZE_FORMAT "-byte "
+  g_print ("B: import-state in READY with the %" G_GSIZE_FORMAT "-byte "
            "snapshot: %s\n",
       g_bytes_get_size (snapshot), accepted ? "accepted" : "refused");
   if (!accepted) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
-        "set-state refused the snapshot");
+        "import-state refused the snapshot");
     goto done;
   }
 
@@ -573,7 +573,8 @@ main (int argc, char *argv[])
   context = g_option_context_new (NULL);
   g_option_context_set_summary (context,
       "Denoises a stream with rnndenoise in pipeline A, exports it half-way "
-      "with get-state,\nimports it into a fresh pipeline B with set-state "
+      "with export-state,\nimports it into a fresh pipeline B with "
+      "import-state "
       "and continues it there.");
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_group (context, gst_init_get_option_group ());

@@ -16,7 +16,7 @@
  * buffer (unless #GstRnnDenoise:reset-on-discont is FALSE), a non-finite
  * state (with a warning) and the #GstRnnDenoise::reset action. Request a
  * `state_%u` pad to receive the state after every buffer that completed a
- * frame; use #GstRnnDenoise::get-state and #GstRnnDenoise::set-state to
+ * frame; use #GstRnnDenoise::export-state and #GstRnnDenoise::import-state to
  * export a whole stream (network state and DSP history) and continue it
  * bit-exactly in another element, pipeline or host.
  *
@@ -35,7 +35,7 @@
  *     rnndenoise attenuation-limit=30 ! audioconvert ! autoaudiosink
  * ]|
  * |[
-  * gst-launch-1.0 audiotestsrc num-buffers=100 ! rnndenoise name=d ! queue ! \
+ * gst-launch-1.0 audiotestsrc num-buffers=100 ! rnndenoise name=d ! queue ! \
  *     fakesink d.state_0 ! application/x-rnn-state,format=S8 ! queue ! \
  *     filesink location=state.bin
  * ]|
@@ -59,7 +59,7 @@ GST_DEBUG_CATEGORY (gst_rnn_denoise_debug);
 #define DEFAULT_MODEL NULL
 #define DEFAULT_ATTENUATION_LIMIT 0.0
 #define DEFAULT_VAD_THRESHOLD 0.0
-#define DEFAULT_VAD_HOLD 200
+#define DEFAULT_VAD_HOLD (200 * GST_MSECOND)
 #define DEFAULT_RESET_ON_DISCONT TRUE
 #define DEFAULT_POST_MESSAGES FALSE
 #define DEFAULT_MESSAGE_INTERVAL (100 * GST_MSECOND)
@@ -79,8 +79,8 @@ enum
 enum
 {
   SIGNAL_RESET,
-  SIGNAL_GET_STATE,
-  SIGNAL_SET_STATE,
+  SIGNAL_EXPORT_STATE,
+  SIGNAL_IMPORT_STATE,
   LAST_SIGNAL,
 };
 
@@ -385,13 +385,13 @@ gst_rnn_denoise_reset_action (GstRnnDenoise *self, const gchar *pad_name)
 }
 
 static GBytes *
-gst_rnn_denoise_get_state_action (GstRnnDenoise *self, const gchar *pad_name)
+gst_rnn_denoise_export_state_action (GstRnnDenoise *self, const gchar *pad_name)
 {
   GstRnnDenoisePad *pad = lookup_stream (self, pad_name);
   GBytes *bytes = NULL;
 
   if (pad == NULL) {
-    GST_WARNING_OBJECT (self, "get-state: no stream called \"%s\"",
+    GST_WARNING_OBJECT (self, "export-state: no stream called \"%s\"",
         GST_STR_NULL (pad_name));
     return NULL;
   }
@@ -400,13 +400,13 @@ gst_rnn_denoise_get_state_action (GstRnnDenoise *self, const gchar *pad_name)
     bytes = dsp_processor_export (pad->processor);
   g_mutex_unlock (&pad->lock);
   if (bytes == NULL)
-    GST_DEBUG_OBJECT (pad, "get-state: no state yet (no caps)");
+    GST_DEBUG_OBJECT (pad, "export-state: no state yet (no caps)");
   gst_object_unref (pad);
   return bytes;
 }
 
 static gboolean
-gst_rnn_denoise_set_state_action (GstRnnDenoise *self, const gchar *pad_name,
+gst_rnn_denoise_import_state_action (GstRnnDenoise *self, const gchar *pad_name,
     GBytes *bytes)
 {
   GstRnnDenoisePad *pad = lookup_stream (self, pad_name);
@@ -416,14 +416,14 @@ gst_rnn_denoise_set_state_action (GstRnnDenoise *self, const gchar *pad_name,
 
   if (pad == NULL) {
     GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
-        ("set-state refused: no stream called \"%s\".",
+        ("import-state refused: no stream called \"%s\".",
             GST_STR_NULL (pad_name)),
         (NULL));
     return FALSE;
   }
   if (bytes == NULL) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-        ("set-state refused for %s: no state given.", GST_PAD_NAME (pad)),
+        ("import-state refused for %s: no state given.", GST_PAD_NAME (pad)),
         (NULL));
     gst_object_unref (pad);
     return FALSE;
@@ -434,7 +434,7 @@ gst_rnn_denoise_set_state_action (GstRnnDenoise *self, const gchar *pad_name,
   g_clear_pointer (&model, dsp_model_unref);
   if (!ok) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-        ("set-state refused for %s: %s", GST_PAD_NAME (pad), error->message),
+        ("import-state refused for %s: %s", GST_PAD_NAME (pad), error->message),
         ("%s", error->message));
     g_clear_error (&error);
   } else {
@@ -500,7 +500,7 @@ set_model_path (GstRnnDenoise *self, const gchar *path)
   GST_OBJECT_UNLOCK (self);
   if (old != NULL) {
     dsp_model_unref (old);
-    /* Processors made by set-state in READY belong to the old model. */
+    /* Processors made by import-state in READY belong to the old model. */
     for_each_stream (self, gst_rnn_denoise_pad_forget_stream);
   }
 }
@@ -524,7 +524,7 @@ gst_rnn_denoise_set_property (GObject *object, guint prop_id,
       self->vad_threshold = g_value_get_double (value);
       break;
     case PROP_VAD_HOLD:
-      self->vad_hold_ms = g_value_get_uint (value);
+      self->vad_hold = g_value_get_uint64 (value);
       break;
     case PROP_RESET_ON_DISCONT:
       self->reset_on_discont = g_value_get_boolean (value);
@@ -560,7 +560,7 @@ gst_rnn_denoise_get_property (GObject *object, guint prop_id, GValue *value,
       g_value_set_double (value, self->vad_threshold);
       break;
     case PROP_VAD_HOLD:
-      g_value_set_uint (value, self->vad_hold_ms);
+      g_value_set_uint64 (value, self->vad_hold);
       break;
     case PROP_RESET_ON_DISCONT:
       g_value_set_boolean (value, self->reset_on_discont);
@@ -685,8 +685,8 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_double ("attenuation-limit", "Attenuation limit",
           "Largest attenuation in dB (0 = unlimited)", 0.0, 120.0,
           DEFAULT_ATTENUATION_LIMIT,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
-              | GST_PARAM_MUTABLE_PLAYING));
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
+              | GST_PARAM_CONTROLLABLE));
 
   /**
    * GstRnnDenoise:vad-threshold:
@@ -699,18 +699,19 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_double ("vad-threshold", "VAD threshold",
           "Voice probability below which frames are silenced (0 = no gate)",
           0.0, 1.0, DEFAULT_VAD_THRESHOLD,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
-              | GST_PARAM_MUTABLE_PLAYING));
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
+              | GST_PARAM_CONTROLLABLE));
 
   /**
    * GstRnnDenoise:vad-hold:
    *
-   * How long, in milliseconds, the VAD gate stays open after the last
-   * voiced frame, so that word endings are not clipped.
+   * How long, in nanoseconds, the VAD gate stays open after the last
+   * voiced frame, so that word endings are not clipped; rounded up to
+   * whole frames of the model's hop (10 ms for the embedded model).
    */
   g_object_class_install_property (gobject_class, PROP_VAD_HOLD,
-      g_param_spec_uint ("vad-hold", "VAD hold",
-          "Time the VAD gate stays open after voice, in ms", 0, 10000,
+      g_param_spec_uint64 ("vad-hold", "VAD hold",
+          "Time the VAD gate stays open after voice, in ns", 0, 10 * GST_SECOND,
           DEFAULT_VAD_HOLD,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
@@ -770,7 +771,7 @@ install_signals (GstRnnDenoiseClass *klass)
    *   "state_0"), or NULL for every stream
    *
    * Resets the stream's state to its initial value and forgets a state set
-   * with #GstRnnDenoise::set-state that has not been used yet. Safe from any
+   * with #GstRnnDenoise::import-state that has not been used yet. Safe from any
    * thread; a buffer being processed completes first.
    *
    * Returns: FALSE if no such stream exists.
@@ -781,7 +782,7 @@ install_signals (GstRnnDenoiseClass *klass)
       G_TYPE_BOOLEAN, 1, G_TYPE_STRING);
 
   /**
-   * GstRnnDenoise::get-state:
+   * GstRnnDenoise::export-state:
    * @rnndenoise: the element
    * @pad_name: a stream's pad name ("sink_0", "src_0" or "state_0")
    *
@@ -793,17 +794,17 @@ install_signals (GstRnnDenoiseClass *klass)
    * Returns: (transfer full) (nullable): the snapshot, or NULL if the stream
    * does not exist or has no caps yet.
    */
-  gst_rnn_denoise_signals[SIGNAL_GET_STATE]
-      = g_signal_new_class_handler ("get-state", G_TYPE_FROM_CLASS (klass),
+  gst_rnn_denoise_signals[SIGNAL_EXPORT_STATE]
+      = g_signal_new_class_handler ("export-state", G_TYPE_FROM_CLASS (klass),
           G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
-          G_CALLBACK (gst_rnn_denoise_get_state_action), NULL, NULL, NULL,
+          G_CALLBACK (gst_rnn_denoise_export_state_action), NULL, NULL, NULL,
           G_TYPE_BYTES, 1, G_TYPE_STRING);
 
   /**
-   * GstRnnDenoise::set-state:
+   * GstRnnDenoise::import-state:
    * @rnndenoise: the element
    * @pad_name: a stream's pad name ("sink_0", "src_0" or "state_0")
-   * @state: a snapshot from #GstRnnDenoise::get-state
+   * @state: a snapshot from #GstRnnDenoise::export-state
    *
    * Imports a stream. The snapshot is checked against the stream: format
    * version, model id, cell kind, direction, channels, layers, hidden sizes
@@ -815,10 +816,10 @@ install_signals (GstRnnDenoiseClass *klass)
    *
    * Returns: TRUE if the state was accepted.
    */
-  gst_rnn_denoise_signals[SIGNAL_SET_STATE]
-      = g_signal_new_class_handler ("set-state", G_TYPE_FROM_CLASS (klass),
+  gst_rnn_denoise_signals[SIGNAL_IMPORT_STATE]
+      = g_signal_new_class_handler ("import-state", G_TYPE_FROM_CLASS (klass),
           G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
-          G_CALLBACK (gst_rnn_denoise_set_state_action), NULL, NULL, NULL,
+          G_CALLBACK (gst_rnn_denoise_import_state_action), NULL, NULL, NULL,
           G_TYPE_BOOLEAN, 2, G_TYPE_STRING, G_TYPE_BYTES);
 }
 
@@ -863,7 +864,7 @@ gst_rnn_denoise_init (GstRnnDenoise *self)
   self->model_path = g_strdup (DEFAULT_MODEL);
   self->attenuation_limit = DEFAULT_ATTENUATION_LIMIT;
   self->vad_threshold = DEFAULT_VAD_THRESHOLD;
-  self->vad_hold_ms = DEFAULT_VAD_HOLD;
+  self->vad_hold = DEFAULT_VAD_HOLD;
   self->reset_on_discont = DEFAULT_RESET_ON_DISCONT;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->message_interval = DEFAULT_MESSAGE_INTERVAL;

@@ -34,7 +34,7 @@ G_BEGIN_DECLS
  *   the links between sink pads and state pads.
  * - A sink pad's OBJECT_LOCK guards its per-pad property overrides.
  * - A sink pad's `lock` (a GMutex) guards its processor pointer:
- *   application threads (get-state, set-state, reset) take it to use the
+ *   application threads (export-state, import-state, reset) take it to use the
  *   processor while the streaming thread may replace it. An accepted import
  *   lives in the processor (its state slot) until the next buffer, and
  *   moves to the new processor when the caps change.
@@ -46,7 +46,7 @@ G_BEGIN_DECLS
  * message or emitting a signal. The state slot inside each processor has a
  * lock of its own, taken last and briefly. The model is loaded only by
  * gst_rnn_denoise_get_model(), called with no lock held and never in a
- * streaming thread (READY->PAUSED and the set-state action); the streaming
+ * streaming thread (READY->PAUSED and the import-state action); the streaming
  * thread only takes a reference to the loaded model
  * (gst_rnn_denoise_peek_model()).
  */
@@ -70,7 +70,7 @@ struct _GstRnnDenoise
   gchar *model_path;
   gdouble attenuation_limit;
   gdouble vad_threshold;
-  guint vad_hold_ms;
+  GstClockTime vad_hold;
   gboolean reset_on_discont;
   gboolean post_messages;
   GstClockTime message_interval;
@@ -135,7 +135,7 @@ struct _GstRnnDenoisePad
   gfloat *tail;         /* owned; latency x channels */
   guint held;           /* samples inside the processor */
   guint surplus;        /* of those, samples that came twice after an
-                         * application's set-state: dropped when they
+                         * application's import-state: dropped when they
                          * come out (held - surplus are still due) */
   GstClockTime ts_base; /* time of input sample 0 since the reset */
   guint64 in_samples;   /* input samples since the reset */

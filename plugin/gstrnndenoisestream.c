@@ -68,7 +68,7 @@ read_settings (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   GST_OBJECT_LOCK (self);
   settings->attenuation_limit = (gfloat) self->attenuation_limit;
   settings->vad_threshold = (gfloat) self->vad_threshold;
-  settings->vad_hold = self->vad_hold_ms * GST_MSECOND;
+  settings->vad_hold = self->vad_hold;
   settings->reset_on_discont = self->reset_on_discont;
   settings->post_messages = self->post_messages;
   settings->message_interval = self->message_interval;
@@ -292,7 +292,7 @@ drain (GstRnnDenoisePad *pad)
     return GST_FLOW_OK;
   n = dsp_processor_drain (pad->processor, pad->tail);
   GST_DEBUG_OBJECT (pad, "drained %u samples, %u expected", n, pad->held);
-  /* An application's reset or set-state since the last buffer changed what
+  /* An application's reset or import-state since the last buffer changed what
    * the processor holds; repeats still to drop come out here. */
   if (n != pad->held || pad->surplus > 0)
     keep_sample_count (pad, pad->tail, &n, (gint64) pad->held - n);
@@ -336,6 +336,22 @@ input_frames (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstBuffer *buf)
     pad->warned_odd_size = TRUE;
   }
   return (guint) (size / pad->info.bpf);
+}
+
+/* Brings the controlled properties (attenuation-limit, vad-threshold) to
+ * their values at the buffer's stream time, as volume does. */
+static void
+sync_controlled_values (GstRnnDenoise *self, GstRnnDenoisePad *pad,
+    GstClockTime pts)
+{
+  GstClockTime stream_time;
+
+  if (!GST_CLOCK_TIME_IS_VALID (pts))
+    return;
+  stream_time
+      = gst_segment_to_stream_time (&pad->segment, GST_FORMAT_TIME, pts);
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (self), stream_time);
 }
 
 /* The VAD hold in whole frames of the processor's hop, rounded up. */
@@ -421,6 +437,7 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
     gst_buffer_unref (buf);
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  sync_controlled_values (self, pad, GST_BUFFER_PTS (buf));
   read_settings (self, pad, &settings);
   apply_settings (pad, &settings);
 

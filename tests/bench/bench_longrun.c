@@ -6,7 +6,7 @@
  * noise, with silent minutes and a muted stretch) through one rnndenoise
  * element with several streams, and every audio minute checks: output
  * finite, output level per minute (printed), the recurrent state finite and
- * within [-1, 1] (from get-state), and the process's resident memory.
+ * within [-1, 1] (from export-state), and the process's resident memory.
  * Prints "name value unit" lines and exits non-zero on NaN, an out-of-range
  * state, or memory growth after the first minute of more than 1 MiB.
  * Usage: bench_longrun [MINUTES] [STREAMS]   (default 60 minutes, 2 streams)
@@ -115,7 +115,7 @@ check_state (GstElement *e, guint stream, gdouble *max_abs)
   gboolean ok = TRUE;
   gsize i, n;
 
-  g_signal_emit_by_name (e, "get-state", name, &bytes);
+  g_signal_emit_by_name (e, "export-state", name, &bytes);
   g_free (name);
   snap = rnn_state_snapshot_parse (g_bytes_get_data (bytes, NULL),
       g_bytes_get_size (bytes), NULL);

@@ -15,6 +15,7 @@
 #include <gst/gst.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <gst/controller/controller.h>
 
 #include "dsp/dsp_model.h"
 #include "dsp/dsp_processor.h"
@@ -173,20 +174,20 @@ assert_bits_equal (const gfloat *a, const gfloat *b, gsize n)
 }
 
 static GBytes *
-get_state (GstElement *element, const gchar *pad)
+export_state (GstElement *element, const gchar *pad)
 {
   GBytes *bytes = NULL;
 
-  g_signal_emit_by_name (element, "get-state", pad, &bytes);
+  g_signal_emit_by_name (element, "export-state", pad, &bytes);
   return bytes;
 }
 
 static gboolean
-set_state (GstElement *element, const gchar *pad, GBytes *bytes)
+import_state (GstElement *element, const gchar *pad, GBytes *bytes)
 {
   gboolean ok = FALSE;
 
-  g_signal_emit_by_name (element, "set-state", pad, bytes, &ok);
+  g_signal_emit_by_name (element, "import-state", pad, bytes, &ok);
   return ok;
 }
 
@@ -256,7 +257,7 @@ content_of (GBytes *snapshot)
 static GBytes *
 snapshot_content (GstElement *element)
 {
-  GBytes *snap = get_state (element, "sink_0"), *content;
+  GBytes *snap = export_state (element, "sink_0"), *content;
 
   fail_unless (snap != NULL);
   content = content_of (snap);
@@ -546,16 +547,16 @@ GST_START_TEST (test_persistence_and_reset)
   g_signal_emit_by_name (b->element, "reset", "sink_0", &found);
   fail_unless (found);
   /* The whole state is the initial one: hidden state and DSP history. */
-  initial = get_state (fresh->element, "sink_0");
-  state_b = get_state (b->element, "sink_0");
+  initial = export_state (fresh->element, "sink_0");
+  state_b = export_state (b->element, "sink_0");
   fail_unless (snapshot_content_equal (state_b, initial));
   g_bytes_unref (state_b);
   push_signal (b, x + HOP, HOP, 1, HOP, HOP);
   push_signal (fresh, x + HOP, HOP, 1, HOP, HOP);
 
-  state_a = get_state (a->element, "sink_0");
-  state_b = get_state (b->element, "sink_0");
-  state_fresh = get_state (fresh->element, "sink_0");
+  state_a = export_state (a->element, "sink_0");
+  state_b = export_state (b->element, "sink_0");
+  state_fresh = export_state (fresh->element, "sink_0");
   fail_unless (snapshot_content_equal (state_b, state_fresh));
   sa = snapshot_hidden (state_a, &n);
   sb = snapshot_hidden (state_b, &n);
@@ -578,9 +579,9 @@ GST_START_TEST (test_persistence_and_reset)
 
 GST_END_TEST;
 
-/* State buffer k equals get-state's hidden section after buffer k, and is
+/* State buffer k equals export-state's hidden section after buffer k, and is
  * timestamped like its audio with offset k. */
-GST_START_TEST (test_state_pad_matches_get_state)
+GST_START_TEST (test_state_pad_matches_export_state)
 {
   GstHarness *h = new_stream_harness (F32_CAPS (2));
   GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
@@ -595,7 +596,7 @@ GST_START_TEST (test_state_pad_matches_get_state)
   for (k = 0; k < 10; k++) {
     push_signal (h, x + (gsize) k * HOP * 2, HOP, 2, HOP, (guint64) k * HOP);
     sbuf = gst_harness_pull (hs);
-    snap = get_state (h->element, "sink_0");
+    snap = export_state (h->element, "sink_0");
     hidden = snapshot_hidden (snap, &n);
     fail_unless_equals_uint64 (GST_BUFFER_OFFSET (sbuf), k);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (sbuf),
@@ -658,7 +659,7 @@ GST_START_TEST (test_state_immutable_and_formats)
   gst_harness_set_sink_caps_str (hs, caps);
   push_signal (h, x, HOP, 1, HOP, 0);
   kept = gst_harness_pull (hs);
-  snap = get_state (h->element, "sink_0");
+  snap = export_state (h->element, "sink_0");
   hidden = snapshot_hidden (snap, &n);
 
   negotiated = gst_pad_get_current_caps (hs->sinkpad);
@@ -824,7 +825,7 @@ GST_END_TEST;
 static gfloat *
 hidden_of (GstElement *element, gsize *n)
 {
-  GBytes *snap = get_state (element, "sink_0");
+  GBytes *snap = export_state (element, "sink_0");
   gfloat *hidden = snapshot_hidden (snap, n);
 
   g_bytes_unref (snap);
@@ -866,7 +867,7 @@ GST_START_TEST (test_reset_events)
   hidden = hidden_of (h->element, &n);
   fail_if (all_zero (hidden, n));
   g_free (hidden);
-  before = get_state (h->element, "sink_0");
+  before = export_state (h->element, "sink_0");
 
   switch (reset_cases[__i__].what) {
     case RESET_FLUSH:
@@ -892,8 +893,8 @@ GST_START_TEST (test_reset_events)
   g_free (hidden);
   /* The whole state, DSP history included: a fresh stream's, or as it
    * was. */
-  after = get_state (h->element, "sink_0");
-  initial = get_state (fresh->element, "sink_0");
+  after = export_state (h->element, "sink_0");
+  initial = export_state (fresh->element, "sink_0");
   if (reset_cases[__i__].resets)
     fail_unless (snapshot_content_equal (after, initial));
   else
@@ -920,11 +921,11 @@ GST_START_TEST (test_midstream_reset_keeps_count)
   gboolean ok;
 
   /* A fresh stream's state still has its whole pre-roll ahead. */
-  fresh = get_state (other->element, "sink_0");
+  fresh = export_state (other->element, "sink_0");
   push_signal (h, x, 4800, 1, 1000, 0);
   g_signal_emit_by_name (h->element, "reset", "sink_0", &ok);
   push_signal (h, x + 4800, 4800, 1, 1000, 4800);
-  fail_unless (set_state (h->element, "sink_0", fresh));
+  fail_unless (import_state (h->element, "sink_0", fresh));
   push_signal (h, x + 9600, 4800, 1, 1000, 9600);
   gst_harness_push_event (h, gst_event_new_eos ());
   fail_unless_equals_int (pull_all (h, 1, &y, 0), 14400);
@@ -956,8 +957,8 @@ GST_START_TEST (test_discont)
   push_signal (fresh, x + 3 * HOP, HOP, 1, HOP, 10 * HOP);
 
   /* The whole state: hidden state and DSP history. */
-  a = get_state (h->element, "sink_0");
-  b = get_state (fresh->element, "sink_0");
+  a = export_state (h->element, "sink_0");
+  b = export_state (fresh->element, "sink_0");
   fail_unless_equals_int (snapshot_content_equal (a, b), reset_on_discont);
   g_bytes_unref (a);
   g_bytes_unref (b);
@@ -969,7 +970,7 @@ GST_START_TEST (test_discont)
 GST_END_TEST;
 
 /* ---------------------------------------------------------------------
- * Migration: get-state from one element, set-state into another
+ * Migration: export-state from one element, import-state into another
  * --------------------------------------------------------------------- */
 
 static const guint split_points[] = { 700, 4800, 7777, 12000 };
@@ -992,11 +993,11 @@ GST_START_TEST (test_migration_bit_exact)
 
   push_signal (h1, x, split, channels, chunk, 0);
   n_first = pull_all (h1, channels, &part1, 0);
-  snap = get_state (h1->element, "sink_0");
+  snap = export_state (h1->element, "sink_0");
   fail_unless (snap != NULL);
 
   /* Set before the stream starts: survives STREAM_START and caps. */
-  fail_unless (set_state (h2->element, "sink_0", snap));
+  fail_unless (import_state (h2->element, "sink_0", snap));
   gst_harness_set_src_caps_str (h2, F32_CAPS (2));
   push_signal (h2, x + (gsize) split * channels, n - split, channels, chunk,
       split);
@@ -1021,7 +1022,7 @@ GST_START_TEST (test_migration_bit_exact)
 GST_END_TEST;
 
 /* ---------------------------------------------------------------------
- * Refused set-state: one row per reason; the state stays as it was
+ * Refused import-state: one row per reason; the state stays as it was
  * --------------------------------------------------------------------- */
 
 static GBytes *
@@ -1032,7 +1033,7 @@ mono_snapshot (void)
   GBytes *snap;
 
   push_signal (h, x, HOP, 1, HOP, 0);
-  snap = get_state (h->element, "sink_0");
+  snap = export_state (h->element, "sink_0");
   g_free (x);
   gst_harness_teardown (h);
   return snap;
@@ -1042,7 +1043,7 @@ static GBytes *
 stereo_snapshot (void)
 {
   GstHarness *h = new_stream_harness (F32_CAPS (2));
-  GBytes *snap = get_state (h->element, "sink_0");
+  GBytes *snap = export_state (h->element, "sink_0");
 
   gst_harness_teardown (h);
   return snap;
@@ -1201,7 +1202,7 @@ static const struct
   { NULL, mono_snapshot, "no stream called", TRUE },
 };
 
-GST_START_TEST (test_set_state_refused)
+GST_START_TEST (test_import_state_refused)
 {
   GstHarness *h = new_stream_harness (F32_CAPS (1));
   GBytes *bytes
@@ -1215,15 +1216,15 @@ GST_START_TEST (test_set_state_refused)
 
   gst_element_set_bus (h->element, bus);
   push_signal (h, x, HOP, 1, HOP, 0);
-  before = get_state (h->element, "sink_0");
-  fail_if (set_state (h->element, refused_cases[__i__].pad, bytes));
+  before = export_state (h->element, "sink_0");
+  fail_if (import_state (h->element, refused_cases[__i__].pad, bytes));
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
   fail_unless (msg != NULL);
   gst_message_parse_warning (msg, &error, &debug);
   fail_unless (strstr (error->message, refused_cases[__i__].needle) != NULL,
       "\"%s\" does not name \"%s\"", error->message,
       refused_cases[__i__].needle);
-  after = get_state (h->element, "sink_0");
+  after = export_state (h->element, "sink_0");
   fail_unless (snapshot_content_equal (before, after));
 
   g_clear_error (&error);
@@ -1241,9 +1242,9 @@ GST_START_TEST (test_set_state_refused)
 
 GST_END_TEST;
 
-/* A refused set-state before caps leaves the stream without a state: no
+/* A refused import-state before caps leaves the stream without a state: no
  * snapshot, no counters; an accepted one then still seeds the stream. */
-GST_START_TEST (test_set_state_refused_before_caps)
+GST_START_TEST (test_import_state_refused_before_caps)
 {
   GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
   GstPad *pad = gst_element_request_pad_simple (e, "sink_%u");
@@ -1254,11 +1255,11 @@ GST_START_TEST (test_set_state_refused_before_caps)
 
   /* Before caps the stream's channel count is not known yet. */
   if (refused_cases[__i__].before_caps)
-    fail_if (set_state (e, refused_cases[__i__].pad, bytes));
-  fail_unless (get_state (e, "sink_0") == NULL);
+    fail_if (import_state (e, refused_cases[__i__].pad, bytes));
+  fail_unless (export_state (e, "sink_0") == NULL);
   g_object_get (pad, "state-stats", &stats, NULL);
   fail_unless (stats == NULL, "a refused import made a state");
-  fail_unless (set_state (e, "sink_0", good));
+  fail_unless (import_state (e, "sink_0", good));
   g_object_get (pad, "state-stats", &stats, NULL);
   fail_unless (stats != NULL);
   gst_structure_free (stats);
@@ -1273,17 +1274,17 @@ GST_START_TEST (test_set_state_refused_before_caps)
 
 GST_END_TEST;
 
-GST_START_TEST (test_get_state_before_caps_and_unknown)
+GST_START_TEST (test_export_state_before_caps_and_unknown)
 {
   GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
   GstPad *pad = gst_element_request_pad_simple (e, "sink_%u");
 
-  fail_unless (get_state (e, "sink_0") == NULL);
-  fail_unless (get_state (e, "sink_9") == NULL);
-  fail_unless (get_state (e, NULL) == NULL);
+  fail_unless (export_state (e, "sink_0") == NULL);
+  fail_unless (export_state (e, "sink_9") == NULL);
+  fail_unless (export_state (e, NULL) == NULL);
   gst_element_release_request_pad (e, pad);
   /* A released pad is unknown. */
-  fail_unless (get_state (e, "sink_0") == NULL);
+  fail_unless (export_state (e, "sink_0") == NULL);
   gst_object_unref (pad);
   gst_object_unref (e);
 }
@@ -1406,12 +1407,59 @@ GST_START_TEST (test_vad_gate_property)
   gfloat *x = make_signal (10 * HOP, 1, 14), *y;
   guint got, i;
 
-  g_object_set (h->element, "vad-threshold", 1.0, "vad-hold", 0, NULL);
+  g_object_set (h->element, "vad-threshold", 1.0, "vad-hold", (guint64) 0,
+      NULL);
   push_signal (h, x, 10 * HOP, 1, HOP, 0);
   got = pull_all (h, 1, &y, 0);
   fail_unless_equals_int (got, 8 * HOP);
   for (i = 0; i < got; i++)
     fail_unless_equals_float (y[i], 0.0f);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Time-valued properties are in nanoseconds; the gain settings can be
+ * automated, and a controlled value reaches the stream at each buffer. */
+GST_START_TEST (test_controlled_properties)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GObjectClass *klass = G_OBJECT_GET_CLASS (h->element);
+  gfloat *x = make_signal (10 * HOP, 1, 14), *y;
+  GstControlSource *cs;
+  GParamSpec *pspec;
+  guint64 hold = 0;
+  guint got, i;
+
+  pspec = g_object_class_find_property (klass, "vad-hold");
+  fail_unless (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_UINT64);
+  g_object_get (h->element, "vad-hold", &hold, NULL);
+  fail_unless_equals_uint64 (hold, 200 * GST_MSECOND);
+  pspec = g_object_class_find_property (klass, "message-interval");
+  fail_unless (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_UINT64);
+  fail_unless (g_object_class_find_property (klass, "attenuation-limit")->flags
+      & GST_PARAM_CONTROLLABLE);
+  fail_unless (g_object_class_find_property (klass, "vad-threshold")->flags
+      & GST_PARAM_CONTROLLABLE);
+
+  /* vad-threshold held at 1 by a control source (the property itself stays
+   * 0): no frame passes the gate. */
+  g_object_set (h->element, "vad-hold", (guint64) 0, NULL);
+  cs = gst_interpolation_control_source_new ();
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, NULL);
+  gst_timed_value_control_source_set (GST_TIMED_VALUE_CONTROL_SOURCE (cs), 0,
+      1.0);
+  gst_object_add_control_binding (GST_OBJECT (h->element),
+      gst_direct_control_binding_new (GST_OBJECT (h->element), "vad-threshold",
+          cs));
+  push_signal (h, x, 10 * HOP, 1, HOP, 0);
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, 8 * HOP);
+  for (i = 0; i < got; i++)
+    fail_unless_equals_float (y[i], 0.0f);
+  gst_object_unref (cs);
   g_free (x);
   g_free (y);
   gst_harness_teardown (h);
@@ -1507,8 +1555,8 @@ GST_START_TEST (test_two_pads_isolated)
   assert_bits_equal (ref0, y0, (gsize) n);
   assert_bits_equal (ref1, y1, (gsize) n * 2);
   /* The whole stream state too: hidden state and DSP history. */
-  state0 = get_state (h0->element, "sink_0");
-  state1 = get_state (h0->element, "sink_1");
+  state0 = export_state (h0->element, "sink_0");
+  state1 = export_state (h0->element, "sink_1");
   fail_unless_equals_int (g_bytes_get_size (state0),
       g_bytes_get_size (ref_state0));
   fail_unless (snapshot_content_equal (state0, ref_state0));
@@ -1561,7 +1609,7 @@ GST_START_TEST (test_release_one_pad_midstream)
 
 GST_END_TEST;
 
-/* Application threads hammer get-state while audio flows (run by meson a
+/* Application threads hammer export-state while audio flows (run by meson a
  * second time with RNNDENOISE_FAULTS=writeback-delay-us=2000): every
  * snapshot is the state after some completed buffer, never a torn mix,
  * and the audio is bit-identical to the processor's. */
@@ -1590,7 +1638,7 @@ hammer_get_state (gpointer data)
   Hammer *hm = data;
 
   while (!g_atomic_int_get (&hm->stop)) {
-    GBytes *snap = get_state (hm->element, "sink_0");
+    GBytes *snap = export_state (hm->element, "sink_0");
 
     fail_unless (snap != NULL);
     g_mutex_lock (&hm->lock);
@@ -1601,7 +1649,7 @@ hammer_get_state (gpointer data)
   return NULL;
 }
 
-GST_START_TEST (test_get_state_under_load)
+GST_START_TEST (test_export_state_under_load)
 {
   guint n = 40 * HOP, k, got, ref_n, matched = 0;
   gfloat *x = make_signal (n, 1, 30), *y, *ref;
@@ -1745,21 +1793,21 @@ mid_action (GstElement *element, MidAction action, GBytes *mature,
 
   switch (action) {
     case MID_IMPORT_MATURE:
-      fail_unless (set_state (element, "sink_0", mature));
+      fail_unless (import_state (element, "sink_0", mature));
       break;
     case MID_IMPORT_FRESH:
-      fail_unless (set_state (element, "sink_0", fresh));
+      fail_unless (import_state (element, "sink_0", fresh));
       break;
     case MID_RESET:
       g_signal_emit_by_name (element, "reset", "sink_0", &ok);
       break;
     case MID_IMPORT_THEN_RESET:
-      fail_unless (set_state (element, "sink_0", mature));
+      fail_unless (import_state (element, "sink_0", mature));
       g_signal_emit_by_name (element, "reset", "sink_0", &ok);
       break;
     case MID_RESET_THEN_IMPORT:
       g_signal_emit_by_name (element, "reset", "sink_0", &ok);
-      fail_unless (set_state (element, "sink_0", mature));
+      fail_unless (import_state (element, "sink_0", mature));
       break;
     default:
       g_assert_not_reached ();
@@ -1770,7 +1818,7 @@ static const guint mid_chunks[] = { 1, 64, 160, 479, 480, 481, 1000 };
 static const guint mid_points[] = { 1, 200, 700, 2000 };
 
 /* One output sample per input sample for every buffer size and every
- * timing of an application's set-state or reset, with timestamps that
+ * timing of an application's import-state or reset, with timestamps that
  * follow the samples (pull_all checks them). */
 GST_START_TEST (test_midstream_state_change_exact_count)
 {
@@ -1782,9 +1830,9 @@ GST_START_TEST (test_midstream_state_change_exact_count)
   {
     GstHarness *m = new_stream_harness (F32_CAPS (1));
 
-    fresh = get_state (m->element, "sink_0");
+    fresh = export_state (m->element, "sink_0");
     push_signal (m, x, 2 * LATENCY, 1, HOP, 0);
-    mature = get_state (m->element, "sink_0");
+    mature = export_state (m->element, "sink_0");
     gst_harness_teardown (m);
   }
   for (action = 0; action < MID_LAST; action++) {
@@ -2028,22 +2076,22 @@ GST_START_TEST (test_empty_discont_buffer)
   push_signal (h, x, 3 * HOP, 1, HOP, 0);
   fail_unless_equals_int (pull_all (h, 1, &y, 0), HOP);
   g_free (y);
-  before = get_state (h->element, "sink_0");
+  before = export_state (h->element, "sink_0");
   buf = gst_buffer_new ();
   GST_BUFFER_PTS (buf) = gst_util_uint64_scale_int (3 * HOP, GST_SECOND, RATE);
   GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
   fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
   /* Nothing drained, nothing reset. */
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
-  after = get_state (h->element, "sink_0");
+  after = export_state (h->element, "sink_0");
   fail_unless (snapshot_content_equal (before, after));
   g_bytes_unref (after);
 
   /* The next buffer with samples is the discontinuity. */
   push_signal (h, x + 3 * HOP, HOP, 1, HOP, 3 * HOP);
   push_signal (fresh, x + 3 * HOP, HOP, 1, HOP, 3 * HOP);
-  after = get_state (h->element, "sink_0");
-  expected = get_state (fresh->element, "sink_0");
+  after = export_state (h->element, "sink_0");
+  expected = export_state (fresh->element, "sink_0");
   fail_unless_equals_int (snapshot_content_equal (after, expected),
       reset_on_discont);
   g_bytes_unref (after);
@@ -2127,13 +2175,13 @@ GST_START_TEST (test_import_survives_stream_resets)
   fail_unless_equals_int (pull_all (ref, 1, &whole, 0), n);
   push_signal (h1, x, split, 1, 1000, 0);
   n_first = pull_all (h1, 1, &part1, 0);
-  snap = get_state (h1->element, "sink_0");
+  snap = export_state (h1->element, "sink_0");
 
   if (what == SURVIVE_READY_TO_PAUSED) {
     fail_unless_equals_int (gst_element_set_state (h2->element,
                                 GST_STATE_READY),
         GST_STATE_CHANGE_SUCCESS);
-    fail_unless (set_state (h2->element, "sink_0", snap));
+    fail_unless (import_state (h2->element, "sink_0", snap));
     resets = stat_of (h2->element, "resets");
     fail_unless_equals_int (gst_element_set_state (h2->element,
                                 GST_STATE_PLAYING),
@@ -2142,7 +2190,7 @@ GST_START_TEST (test_import_survives_stream_resets)
     fail_unless_equals_uint64 (stat_of (h2->element, "resets"), resets + 1);
     gst_harness_set_src_caps_str (h2, F32_CAPS (1));
   } else {
-    fail_unless (set_state (h2->element, "sink_0", snap));
+    fail_unless (import_state (h2->element, "sink_0", snap));
     gst_harness_set_src_caps_str (h2, F32_CAPS (1));
     if (what == SURVIVE_FLUSH) {
       gst_harness_push_event (h2, gst_event_new_flush_start ());
@@ -2182,15 +2230,15 @@ GST_START_TEST (test_reset_drops_pending_import)
     gst_harness_set_src_caps_str (h, F32_CAPS (1));
     push_signal (h, x, 2 * HOP, 1, HOP, 0);
   }
-  fail_unless (set_state (h->element, "sink_0", snap));
+  fail_unless (import_state (h->element, "sink_0", snap));
   g_signal_emit_by_name (h->element, "reset", "sink_0", &ok);
   fail_unless (ok);
   if (!midstream)
     gst_harness_set_src_caps_str (h, F32_CAPS (1));
   push_signal (h, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
   push_signal (fresh, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
-  got = get_state (h->element, "sink_0");
-  expected = get_state (fresh->element, "sink_0");
+  got = export_state (h->element, "sink_0");
+  expected = export_state (fresh->element, "sink_0");
   fail_unless (snapshot_content_equal (got, expected));
   fail_unless_equals_uint64 (stat_of (h->element, "imports"), 0);
 
@@ -2217,11 +2265,11 @@ GST_START_TEST (test_state_change_forgets_stream)
   guint got;
 
   push_signal (h, x, 3 * HOP, 1, HOP, 0);
-  fail_unless (set_state (h->element, "sink_0", snap));
+  fail_unless (import_state (h->element, "sink_0", snap));
   gst_buffer_unref (gst_harness_pull (h)); /* the one output so far */
   fail_unless_equals_int (gst_element_set_state (h->element, GST_STATE_READY),
       GST_STATE_CHANGE_SUCCESS);
-  fail_unless (get_state (h->element, "sink_0") == NULL);
+  fail_unless (export_state (h->element, "sink_0") == NULL);
   g_object_get (pad, "state-stats", &stats, NULL);
   fail_unless (stats == NULL, "the stream was not forgotten");
 
@@ -2261,7 +2309,7 @@ GST_START_TEST (test_applied_import_not_reapplied)
   gfloat *x = make_signal (4 * HOP, 1, 47);
   GBytes *snap = mono_snapshot (), *got, *expected;
 
-  fail_unless (set_state (h->element, "sink_0", snap));
+  fail_unless (import_state (h->element, "sink_0", snap));
   gst_harness_set_src_caps_str (h, F32_CAPS (1));
   push_signal (h, x, 2 * HOP, 1, HOP, 0);
   fail_unless_equals_uint64 (stat_of (h->element, "imports"), 1);
@@ -2269,8 +2317,8 @@ GST_START_TEST (test_applied_import_not_reapplied)
   gst_harness_set_src_caps_str (h, S16_CAPS (1));
   push_signal (h, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
   push_signal (fresh, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
-  got = get_state (h->element, "sink_0");
-  expected = get_state (fresh->element, "sink_0");
+  got = export_state (h->element, "sink_0");
+  expected = export_state (fresh->element, "sink_0");
   fail_unless (snapshot_content_equal (got, expected),
       "the import was applied again after the caps change");
   fail_unless_equals_uint64 (stat_of (h->element, "imports"), 0);
@@ -2308,7 +2356,7 @@ GST_START_TEST (test_flush_one_stream_only)
   push_time_segment (h0);
   push_signal (h0, x0 + n / 2, n / 2, 1, HOP, 0);
   push_signal (h1, x1 + n / 2, n / 2, 1, HOP, n / 2);
-  state1 = get_state (h0->element, "sink_1");
+  state1 = export_state (h0->element, "sink_1");
   gst_harness_push_event (h1, gst_event_new_eos ());
   got1 = pull_all (h1, 1, &y1, 0);
   fail_unless_equals_int (reference_run (x1, n, 1, &ref1, &ref_state1), n);
@@ -2411,7 +2459,7 @@ GST_START_TEST (test_pads_share_no_scratch)
   for (i = 0; i < 2; i++) {
     gchar *name = g_strdup_printf ("sink_%u", i);
 
-    state = get_state (h[0]->element, name);
+    state = export_state (h[0]->element, name);
     g_free (name);
     gst_harness_push_event (h[i], gst_event_new_eos ());
     fail_unless_equals_int (pull_all (h[i], 1, &y[i], 0), n);
@@ -2456,7 +2504,7 @@ rnndenoise_suite (void)
 
   tc = tcase_create ("state");
   tcase_add_test (tc, test_persistence_and_reset);
-  tcase_add_test (tc, test_state_pad_matches_get_state);
+  tcase_add_test (tc, test_state_pad_matches_export_state);
   tcase_add_test (tc, test_state_only_after_frames);
   tcase_add_loop_test (tc, test_state_immutable_and_formats, 0,
       G_N_ELEMENTS (state_formats));
@@ -2471,11 +2519,11 @@ rnndenoise_suite (void)
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("errors");
-  tcase_add_loop_test (tc, test_set_state_refused, 0,
+  tcase_add_loop_test (tc, test_import_state_refused, 0,
       G_N_ELEMENTS (refused_cases));
-  tcase_add_loop_test (tc, test_set_state_refused_before_caps, 0,
+  tcase_add_loop_test (tc, test_import_state_refused_before_caps, 0,
       G_N_ELEMENTS (refused_cases));
-  tcase_add_test (tc, test_get_state_before_caps_and_unknown);
+  tcase_add_test (tc, test_export_state_before_caps_and_unknown);
   tcase_add_test (tc, test_bad_model_fails_state_change);
   tcase_add_loop_test (tc, test_unsupported_caps, 0,
       G_N_ELEMENTS (unsupported_caps));
@@ -2484,6 +2532,7 @@ rnndenoise_suite (void)
   tc = tcase_create ("properties");
   tcase_add_test (tc, test_child_proxy_pad_property);
   tcase_add_test (tc, test_vad_gate_property);
+  tcase_add_test (tc, test_controlled_properties);
   tcase_add_test (tc, test_messages);
   suite_add_tcase (s, tc);
 
@@ -2509,7 +2558,7 @@ rnndenoise_suite (void)
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_two_pads_isolated);
   tcase_add_test (tc, test_release_one_pad_midstream);
-  tcase_add_test (tc, test_get_state_under_load);
+  tcase_add_test (tc, test_export_state_under_load);
   tcase_add_test (tc, test_pads_share_no_scratch);
   tcase_add_test (tc, test_request_release_1000_pads);
   suite_add_tcase (s, tc);

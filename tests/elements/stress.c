@@ -1,6 +1,6 @@
 /* rnndenoise — stress test: 16 streams on one element, each pushed from its
  * own thread with its own buffer size, while application threads call
- * get-state, set-state (valid and invalid) and reset, change properties,
+ * export-state, import-state (valid and invalid) and reset, change properties,
  * and request and release pads.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
@@ -74,11 +74,11 @@ make_signal (guint n, guint channels, guint32 seed)
 }
 
 static GBytes *
-get_state (GstElement *element, const gchar *pad)
+export_state (GstElement *element, const gchar *pad)
 {
   GBytes *bytes = NULL;
 
-  g_signal_emit_by_name (element, "get-state", pad, &bytes);
+  g_signal_emit_by_name (element, "export-state", pad, &bytes);
   return bytes;
 }
 
@@ -103,7 +103,7 @@ static void
 record_completed (Stream *st)
 {
   gchar *name = g_strdup_printf ("sink_%u", st->index);
-  GBytes *snap = get_state (st->element, name);
+  GBytes *snap = export_state (st->element, name);
 
   fail_unless (snap != NULL);
   g_hash_table_add (st->completed, content_of (snap));
@@ -218,7 +218,7 @@ app_call (App *app, GRand *rand, guint id, guint n_threads)
       guint c = g_rand_int_range (rand, 0, N_CHECKED);
       gchar *name = g_strdup_printf ("sink_%u", c);
 
-      snap = get_state (app->element, name);
+      snap = export_state (app->element, name);
       g_free (name);
       if (snap != NULL) {
         g_mutex_lock (&app->lock);
@@ -228,9 +228,9 @@ app_call (App *app, GRand *rand, guint id, guint n_threads)
       break;
     }
     case 1: /* valid import: its own state */
-      snap = get_state (app->element, pad);
+      snap = export_state (app->element, pad);
       if (snap != NULL) {
-        g_signal_emit_by_name (app->element, "set-state", pad, snap, &ok);
+        g_signal_emit_by_name (app->element, "import-state", pad, snap, &ok);
         fail_unless (ok);
         g_bytes_unref (snap);
       }
@@ -240,7 +240,7 @@ app_call (App *app, GRand *rand, guint id, guint n_threads)
 
       memset (junk, g_rand_int (rand) & 0xff, sizeof (junk));
       snap = g_bytes_new (junk, sizeof (junk));
-      g_signal_emit_by_name (app->element, "set-state", pad, snap, &ok);
+      g_signal_emit_by_name (app->element, "import-state", pad, snap, &ok);
       fail_if (ok);
       g_bytes_unref (snap);
       break;
