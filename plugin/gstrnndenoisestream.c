@@ -128,15 +128,20 @@ mark_discont (GstRnnDenoisePad *pad, GstBuffer *buf)
   }
 }
 
-/* Writes @n F32 interleaved samples into @buf in the stream's format. */
-static void
+/* Writes @n F32 interleaved samples into @buf in the stream's format.
+ * Returns FALSE, with an element error, if @buf cannot be mapped. */
+static gboolean
 write_samples (GstRnnDenoisePad *pad, GstBuffer *buf, const gfloat *samples,
     guint n)
 {
   GstMapInfo map;
   gsize i, total = (gsize) n * pad->info.channels;
 
-  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  if (!gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
+    GST_ELEMENT_ERROR (GST_PAD_PARENT (pad), RESOURCE, WRITE, (NULL),
+        ("cannot map an output buffer of %s for writing", GST_PAD_NAME (pad)));
+    return FALSE;
+  }
   if (GST_AUDIO_INFO_FORMAT (&pad->info) == GST_AUDIO_FORMAT_F32) {
     memcpy (map.data, samples, total * sizeof (gfloat));
   } else {
@@ -145,6 +150,7 @@ write_samples (GstRnnDenoisePad *pad, GstBuffer *buf, const gfloat *samples,
       d[i] = (gint16) CLAMP (lrintf (samples[i] * 32768.0f), -32768, 32767);
   }
   gst_buffer_unmap (buf, &map);
+  return TRUE;
 }
 
 /* Pushes @n samples as a new buffer (used for the drained tail). */
@@ -157,7 +163,10 @@ push_samples (GstRnnDenoisePad *pad, const gfloat *samples, guint n,
   if (n == 0)
     return GST_FLOW_OK;
   buf = gst_buffer_new_allocate (NULL, (gsize) n * pad->info.bpf, NULL);
-  write_samples (pad, buf, samples, n);
+  if (!write_samples (pad, buf, samples, n)) {
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
   GST_BUFFER_PTS (buf) = pts;
   GST_BUFFER_DURATION (buf) = gst_rnn_denoise_samples_to_time (pad, n);
   mark_discont (pad, buf);
@@ -193,7 +202,10 @@ push_in_input_buffer (GstRnnDenoisePad *pad, GstBuffer *buf,
   }
   buf = gst_buffer_make_writable (buf);
   gst_buffer_resize (buf, 0, (gssize) n * pad->info.bpf);
-  write_samples (pad, buf, samples, n);
+  if (!write_samples (pad, buf, samples, n)) {
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
   GST_BUFFER_PTS (buf) = pts;
   GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
   GST_BUFFER_DURATION (buf) = gst_rnn_denoise_samples_to_time (pad, n);
@@ -338,6 +350,24 @@ input_frames (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstBuffer *buf)
   return (guint) (size / pad->info.bpf);
 }
 
+/* The @n samples of @buf as F32 in the pad's work buffer, or NULL (with
+ * an element error) if @buf cannot be mapped. */
+static gfloat *
+read_input (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstBuffer *buf, guint n)
+{
+  GstMapInfo map;
+  gfloat *samples;
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, (NULL),
+        ("cannot map an input buffer of %s", GST_PAD_NAME (pad)));
+    return NULL;
+  }
+  samples = input_samples (pad, &map, n);
+  gst_buffer_unmap (buf, &map);
+  return samples;
+}
+
 /* Brings the controlled properties (attenuation-limit, vad-threshold) to
  * their values at the buffer's stream time, as volume does. */
 static void
@@ -374,19 +404,36 @@ apply_settings (GstRnnDenoisePad *pad, const StreamSettings *settings)
       vad_hold_frames (pad, settings->vad_hold));
 }
 
-/* A DISCONT buffer (or one after a dropped empty DISCONT buffer) drains
- * the stream and resets its state, unless reset-on-discont is FALSE. */
+/* Drains the stream before an event that ends it (EOS, STREAM_START, new
+ * caps): the event goes on whatever the drained tail's flow return, which
+ * is only logged. */
 static void
+drain_before_event (GstRnnDenoisePad *pad, const gchar *what)
+{
+  GstFlowReturn ret = drain (pad);
+
+  if (ret != GST_FLOW_OK)
+    GST_DEBUG_OBJECT (pad, "tail drained before %s: %s", what,
+        gst_flow_get_name (ret));
+}
+
+/* A DISCONT buffer (or one after a dropped empty DISCONT buffer) drains
+ * the stream and resets its state, unless reset-on-discont is FALSE.
+ * Returns the drained tail's flow return. */
+static GstFlowReturn
 handle_discont (GstRnnDenoisePad *pad, GstBuffer *buf,
     const StreamSettings *settings)
 {
+  GstFlowReturn ret = GST_FLOW_OK;
+
   if ((GST_BUFFER_IS_DISCONT (buf) || pad->discont_carried)
       && settings->reset_on_discont && (pad->invocation > 0 || pad->held > 0)) {
     GST_DEBUG_OBJECT (pad, "DISCONT: draining and resetting");
-    drain (pad);
+    ret = drain (pad);
     gst_rnn_denoise_pad_reset_stream (pad);
   }
   pad->discont_carried = FALSE;
+  return ret;
 }
 
 /* Accounts for one processed buffer of @n input samples that gave
@@ -424,7 +471,7 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   StreamSettings settings;
   GstPad *statepad;
   GstBuffer *state_buf;
-  GstMapInfo map, state_map;
+  GstMapInfo state_map;
   GstClockTime in_pts, out_pts;
   gdouble in_energy = 0.0;
   gboolean state_pushed = FALSE;
@@ -450,12 +497,19 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
     gst_buffer_unref (buf);
     return GST_FLOW_OK;
   }
-  handle_discont (pad, buf, &settings);
+  audio_ret = handle_discont (pad, buf, &settings);
+  if (audio_ret == GST_FLOW_FLUSHING || audio_ret <= GST_FLOW_NOT_NEGOTIATED) {
+    /* Downstream is flushing or failed: this buffer cannot go either. */
+    gst_buffer_unref (buf);
+    return audio_ret;
+  }
   in_pts = GST_BUFFER_PTS (buf);
   follow_input_time (pad, in_pts);
-  gst_buffer_map (buf, &map, GST_MAP_READ);
-  samples = input_samples (pad, &map, n);
-  gst_buffer_unmap (buf, &map);
+  samples = read_input (self, pad, buf, n);
+  if (samples == NULL) {
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
   if (settings.post_messages)
     in_energy
         = gst_rnn_denoise_energy (samples, (gsize) n * pad->info.channels);
@@ -569,7 +623,7 @@ handle_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstCaps *caps)
     return TRUE;
 
   if (pad->have_info) {
-    drain (pad);
+    drain_before_event (pad, "new caps");
     GST_DEBUG_OBJECT (pad, "caps changed: new stream state");
   }
   processor = processor_for_caps (self, pad, info.channels, &error);
@@ -615,7 +669,7 @@ gst_rnn_denoise_sink_event (GstPad *sinkpad, GstObject *parent, GstEvent *event)
       gst_event_unref (event);
       return ret;
     case GST_EVENT_STREAM_START:
-      drain (pad);
+      drain_before_event (pad, "STREAM_START");
       gst_rnn_denoise_pad_reset_stream (pad);
       pad->state_needs_events = TRUE;
       break;
@@ -631,7 +685,7 @@ gst_rnn_denoise_sink_event (GstPad *sinkpad, GstObject *parent, GstEvent *event)
       gst_rnn_denoise_statepad_push_event (self, pad, event);
       break;
     case GST_EVENT_EOS:
-      drain (pad);
+      drain_before_event (pad, "EOS");
       if (pad->stats.samples > 0) {
         StreamSettings settings;
 
