@@ -20,6 +20,7 @@
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_gru.h"
 #include "dsp/dsp_model.h"
+#include "state/rnn_state_bytes.h"
 
 typedef struct
 {
@@ -59,62 +60,6 @@ typedef struct
   gsize size;
 } Reader;
 
-static guint32
-read_u32 (const Reader *rd, gsize offset)
-{
-  guint32 v;
-
-  memcpy (&v, rd->data + offset, 4);
-  return GUINT32_FROM_LE (v);
-}
-
-static guint16
-read_u16 (const Reader *rd, gsize offset)
-{
-  guint16 v;
-
-  memcpy (&v, rd->data + offset, 2);
-  return GUINT16_FROM_LE (v);
-}
-
-/* CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320, as zlib's crc32),
- * four bits at a time. */
-static guint32
-crc32_ieee (const guint8 *data, gsize size)
-{
-  /* clang-format off */
-  static const guint32 table[16] = {
-    0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac,
-    0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
-    0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
-    0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
-  };
-  /* clang-format on */
-  guint32 crc = 0xffffffffu;
-  gsize i;
-
-  for (i = 0; i < size; i++) {
-    crc ^= data[i];
-    crc = (crc >> 4) ^ table[crc & 15];
-    crc = (crc >> 4) ^ table[crc & 15];
-  }
-  return crc ^ 0xffffffffu;
-}
-
-/* FNV-1a, 64 bits. */
-static guint64
-fnv1a64 (const guint8 *data, gsize size)
-{
-  guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
-  gsize i;
-
-  for (i = 0; i < size; i++) {
-    h ^= data[i];
-    h *= G_GUINT64_CONSTANT (0x100000001b3);
-  }
-  return h;
-}
-
 /* The blobs of one layer as the file's record gives them. */
 enum
 {
@@ -147,12 +92,12 @@ parse_layer (const Reader *rd, gsize at, guint index, gsize data_start,
     gsize data_end, const guint *output_sizes, guint n_features,
     LayerRecord *rec, GError **error)
 {
-  guint32 kind = read_u32 (rd, at);
-  guint32 input = read_u32 (rd, at + 4);
-  guint32 in_size = read_u32 (rd, at + 8);
-  guint32 out_size = read_u32 (rd, at + 12);
-  guint32 activation = read_u32 (rd, at + 16);
-  guint32 weight_type = read_u32 (rd, at + 20);
+  guint32 kind = rnn_state_get_u32 (rd->data + at);
+  guint32 input = rnn_state_get_u32 (rd->data + at + 4);
+  guint32 in_size = rnn_state_get_u32 (rd->data + at + 8);
+  guint32 out_size = rnn_state_get_u32 (rd->data + at + 12);
+  guint32 activation = rnn_state_get_u32 (rd->data + at + 16);
+  guint32 weight_type = rnn_state_get_u32 (rd->data + at + 20);
   guint64 expected[N_BLOBS];
   guint expect_input;
   guint i;
@@ -239,8 +184,8 @@ parse_layer (const Reader *rd, gsize at, guint index, gsize data_start,
     Blob *blob = &rec->blobs[i];
     gboolean is_float = i != BLOB_WEIGHTS || weight_type == DSP_WEIGHT_F32;
 
-    blob->offset = read_u32 (rd, at + 24 + 8 * i);
-    blob->size = read_u32 (rd, at + 28 + 8 * i);
+    blob->offset = rnn_state_get_u32 (rd->data + at + 24 + 8 * i);
+    blob->size = rnn_state_get_u32 (rd->data + at + 28 + 8 * i);
     if (blob->size != expected[i]) {
       g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
           "layer %u: %s size %u bytes, %s %u x %u %s expects "
@@ -285,7 +230,7 @@ copy_floats (const Reader *rd, guint32 offset, gsize n, gfloat *dst,
   gsize i;
 
   for (i = 0; i < n; i++) {
-    guint32 bits = read_u32 (rd, offset + 4 * i);
+    guint32 bits = rnn_state_get_u32 (rd->data + offset + 4 * i);
     gfloat v;
 
     memcpy (&v, &bits, 4);
@@ -438,14 +383,14 @@ parse_model (const Reader *rd, GError **error)
         rd->data[0], rd->data[1], rd->data[2], rd->data[3], DSP_MODEL_MAGIC);
     return NULL;
   }
-  version = read_u32 (rd, 4);
+  version = rnn_state_get_u32 (rd->data + 4);
   if (version != DSP_MODEL_FORMAT_VERSION) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
         "model format version %u, this build reads version %u", version,
         DSP_MODEL_FORMAT_VERSION);
     return NULL;
   }
-  file_size = read_u32 (rd, 8);
+  file_size = rnn_state_get_u32 (rd->data + 8);
   if (file_size != rd->size) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
         "file_size field says %u bytes, the model has %" G_GSIZE_FORMAT
@@ -454,8 +399,8 @@ parse_model (const Reader *rd, GError **error)
     return NULL;
   }
   data_end = rd->size - DSP_MODEL_CHECKSUM_SIZE;
-  stored_crc = read_u32 (rd, data_end);
-  crc = crc32_ieee (rd->data, data_end);
+  stored_crc = rnn_state_get_u32 (rd->data + data_end);
+  crc = rnn_state_crc32 (rd->data, data_end);
   if (crc != stored_crc) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
         "checksum mismatch: stored CRC-32 %08x, computed %08x", stored_crc,
@@ -464,13 +409,13 @@ parse_model (const Reader *rd, GError **error)
   }
 
   memset (&cfg, 0, sizeof (cfg));
-  cfg.sample_rate = read_u32 (rd, 12);
-  cfg.hop = read_u32 (rd, 16);
-  cfg.window = read_u32 (rd, 20);
-  cfg.n_bands = read_u32 (rd, 24);
-  cfg.feature_layout_id = read_u32 (rd, 28);
-  n_layers = read_u32 (rd, 32);
-  reserved = read_u32 (rd, 44);
+  cfg.sample_rate = rnn_state_get_u32 (rd->data + 12);
+  cfg.hop = rnn_state_get_u32 (rd->data + 16);
+  cfg.window = rnn_state_get_u32 (rd->data + 20);
+  cfg.n_bands = rnn_state_get_u32 (rd->data + 24);
+  cfg.feature_layout_id = rnn_state_get_u32 (rd->data + 28);
+  n_layers = rnn_state_get_u32 (rd->data + 32);
+  reserved = rnn_state_get_u32 (rd->data + 44);
 
   if (cfg.n_bands < 1 || cfg.n_bands > DSP_MAX_BANDS) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_INVALID,
@@ -498,7 +443,8 @@ parse_model (const Reader *rd, GError **error)
     return NULL;
   }
   for (i = 0; i <= cfg.n_bands; i++)
-    cfg.band_edges[i] = read_u16 (rd, DSP_MODEL_HEADER_SIZE + 2 * i);
+    cfg.band_edges[i]
+        = rnn_state_get_u16 (rd->data + DSP_MODEL_HEADER_SIZE + 2 * i);
 
   if (dsp_feature_layout_n_features (cfg.feature_layout_id, cfg.n_bands) == 0) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
@@ -517,9 +463,9 @@ parse_model (const Reader *rd, GError **error)
   model->n_features
       = dsp_feature_layout_n_features (cfg.feature_layout_id, cfg.n_bands);
   model->checksum = crc;
-  model->id = fnv1a64 (rd->data, data_end);
-  model->gain_layer = read_u32 (rd, 36);
-  model->vad_layer = read_u32 (rd, 40);
+  model->id = rnn_state_fnv1a64 (rd->data, data_end);
+  model->gain_layer = rnn_state_get_u32 (rd->data + 36);
+  model->vad_layer = rnn_state_get_u32 (rd->data + 40);
 
   /* Every record first: sizes, chaining and blob bounds, before any
    * allocation that depends on them. */

@@ -14,9 +14,9 @@
  */
 #include "config.h"
 
-#include <pthread.h>
 #include <string.h>
 
+#include "rnn_state_bytes.h"
 #include "rnn_state_error.h"
 #include "rnn_state_quant.h"
 #include "rnn_state_snapshot.h"
@@ -34,103 +34,11 @@ struct _RnnStateSnapshot
   gfloat *history; /* owned */
 };
 
-/* CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320). */
-static guint32 crc_table[256];
-/* pthread_once rather than g_once: see rnn_state_lock.h. */
-static pthread_once_t crc_table_once = PTHREAD_ONCE_INIT;
-
-static void
-init_crc_table (void)
-{
-  guint32 i, j, c;
-
-  for (i = 0; i < 256; i++) {
-    c = i;
-    for (j = 0; j < 8; j++)
-      c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    crc_table[i] = c;
-  }
-}
-
-/**
- * rnn_state_crc32:
- * @data: bytes
- * @size: number of bytes
- *
- * Returns: the CRC-32 (IEEE) of @data.
- */
-guint32
-rnn_state_crc32 (gconstpointer data, gsize size)
-{
-  const guint8 *p = data;
-  guint32 crc = 0xFFFFFFFFu;
-  gsize i;
-
-  pthread_once (&crc_table_once, init_crc_table);
-  for (i = 0; i < size; i++)
-    crc = crc_table[(crc ^ p[i]) & 0xFF] ^ (crc >> 8);
-  return crc ^ 0xFFFFFFFFu;
-}
-
 static gsize
 header_size (guint n_layers)
 {
   return FIXED_HEADER_SIZE + (gsize) n_layers * LAYER_RECORD_SIZE
       + SECTION_SIZES_SIZE;
-}
-
-/* Little-endian writers and readers, field by field (never a struct cast). */
-static guint8 *
-put_u32 (guint8 *p, guint32 v)
-{
-  v = GUINT32_TO_LE (v);
-  memcpy (p, &v, 4);
-  return p + 4;
-}
-
-static guint8 *
-put_u64 (guint8 *p, guint64 v)
-{
-  v = GUINT64_TO_LE (v);
-  memcpy (p, &v, 8);
-  return p + 8;
-}
-
-static guint8 *
-put_f32 (guint8 *p, gfloat f)
-{
-  guint32 v;
-
-  memcpy (&v, &f, 4);
-  return put_u32 (p, v);
-}
-
-static guint32
-get_u32 (const guint8 *p)
-{
-  guint32 v;
-
-  memcpy (&v, p, 4);
-  return GUINT32_FROM_LE (v);
-}
-
-static guint64
-get_u64 (const guint8 *p)
-{
-  guint64 v;
-
-  memcpy (&v, p, 8);
-  return GUINT64_FROM_LE (v);
-}
-
-static gfloat
-get_f32 (const guint8 *p)
-{
-  guint32 v = get_u32 (p);
-  gfloat f;
-
-  memcpy (&f, &v, 4);
-  return f;
 }
 
 /* Copies @n values of @elem_size bytes, swapping to or from little-endian
@@ -176,32 +84,32 @@ rnn_state_snapshot_serialize (const RnnStateDescriptor *desc,
   total = head + hidden_bytes + history_bytes + CHECKSUM_SIZE;
 
   data = g_malloc (total);
-  p = put_u32 (data, RNN_STATE_SNAPSHOT_MAGIC);
-  p = put_u32 (p, RNN_STATE_SNAPSHOT_VERSION);
-  p = put_u32 (p, (guint32) head);
-  p = put_u32 (p, desc->format_version);
-  p = put_u64 (p, desc->model_id);
-  p = put_u32 (p, desc->cell);
-  p = put_u32 (p, desc->direction);
-  p = put_u32 (p, desc->batch);
-  p = put_u32 (p, desc->n_layers);
-  p = put_u32 (p, desc->element_type);
-  p = put_u32 (p, desc->history_size);
-  p = put_u64 (p, generation);
+  p = rnn_state_put_u32 (data, RNN_STATE_SNAPSHOT_MAGIC);
+  p = rnn_state_put_u32 (p, RNN_STATE_SNAPSHOT_VERSION);
+  p = rnn_state_put_u32 (p, (guint32) head);
+  p = rnn_state_put_u32 (p, desc->format_version);
+  p = rnn_state_put_u64 (p, desc->model_id);
+  p = rnn_state_put_u32 (p, desc->cell);
+  p = rnn_state_put_u32 (p, desc->direction);
+  p = rnn_state_put_u32 (p, desc->batch);
+  p = rnn_state_put_u32 (p, desc->n_layers);
+  p = rnn_state_put_u32 (p, desc->element_type);
+  p = rnn_state_put_u32 (p, desc->history_size);
+  p = rnn_state_put_u64 (p, generation);
   for (i = 0; i < desc->n_layers; i++) {
-    p = put_u32 (p, desc->hidden[i]);
-    p = put_f32 (p, desc->scale[i]);
-    p = put_u32 (p, (guint32) desc->zero_point[i]);
+    p = rnn_state_put_u32 (p, desc->hidden[i]);
+    p = rnn_state_put_f32 (p, desc->scale[i]);
+    p = rnn_state_put_u32 (p, (guint32) desc->zero_point[i]);
   }
-  p = put_u32 (p, (guint32) hidden_bytes);
-  p = put_u32 (p, (guint32) history_bytes);
+  p = rnn_state_put_u32 (p, (guint32) hidden_bytes);
+  p = rnn_state_put_u32 (p, (guint32) history_bytes);
   copy_values_le (p, hidden, rnn_state_descriptor_n_values (desc),
       rnn_state_element_size (desc->element_type));
   p += hidden_bytes;
   if (history_bytes > 0)
     copy_values_le (p, (const guint8 *) history, desc->history_size, 4);
   p += history_bytes;
-  put_u32 (p, rnn_state_crc32 (data, total - CHECKSUM_SIZE));
+  rnn_state_put_u32 (p, rnn_state_crc32 (data, total - CHECKSUM_SIZE));
   return g_bytes_new_take (data, total);
 }
 
@@ -217,19 +125,19 @@ parse_envelope (const guint8 *data, gsize size, GError **error)
         size, FIXED_HEADER_SIZE + SECTION_SIZES_SIZE + CHECKSUM_SIZE);
     return FALSE;
   }
-  if (get_u32 (data) != RNN_STATE_SNAPSHOT_MAGIC) {
+  if (rnn_state_get_u32 (data) != RNN_STATE_SNAPSHOT_MAGIC) {
     g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_CORRUPT,
         "magic 0x%08x, a state snapshot starts with 0x%08x (\"RNNS\")",
-        get_u32 (data), RNN_STATE_SNAPSHOT_MAGIC);
+        rnn_state_get_u32 (data), RNN_STATE_SNAPSHOT_MAGIC);
     return FALSE;
   }
-  if (get_u32 (data + 4) != RNN_STATE_SNAPSHOT_VERSION) {
+  if (rnn_state_get_u32 (data + 4) != RNN_STATE_SNAPSHOT_VERSION) {
     g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_CORRUPT,
         "snapshot version %u, this library reads version %u",
-        get_u32 (data + 4), RNN_STATE_SNAPSHOT_VERSION);
+        rnn_state_get_u32 (data + 4), RNN_STATE_SNAPSHOT_VERSION);
     return FALSE;
   }
-  stored = get_u32 (data + size - CHECKSUM_SIZE);
+  stored = rnn_state_get_u32 (data + size - CHECKSUM_SIZE);
   computed = rnn_state_crc32 (data, size - CHECKSUM_SIZE);
   if (stored != computed) {
     g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_CORRUPT,
@@ -250,15 +158,15 @@ parse_descriptor (const guint8 *data, gsize size, RnnStateDescriptor *desc,
   guint i;
 
   memset (desc, 0, sizeof (*desc));
-  desc->format_version = get_u32 (data + 12);
-  desc->model_id = get_u64 (data + 16);
-  desc->cell = (RnnStateCellKind) get_u32 (data + 24);
-  desc->direction = (RnnStateDirection) get_u32 (data + 28);
-  desc->batch = get_u32 (data + 32);
-  desc->n_layers = get_u32 (data + 36);
-  desc->element_type = (RnnStateElementType) get_u32 (data + 40);
-  desc->history_size = get_u32 (data + 44);
-  *generation = get_u64 (data + 48);
+  desc->format_version = rnn_state_get_u32 (data + 12);
+  desc->model_id = rnn_state_get_u64 (data + 16);
+  desc->cell = (RnnStateCellKind) rnn_state_get_u32 (data + 24);
+  desc->direction = (RnnStateDirection) rnn_state_get_u32 (data + 28);
+  desc->batch = rnn_state_get_u32 (data + 32);
+  desc->n_layers = rnn_state_get_u32 (data + 36);
+  desc->element_type = (RnnStateElementType) rnn_state_get_u32 (data + 40);
+  desc->history_size = rnn_state_get_u32 (data + 44);
+  *generation = rnn_state_get_u64 (data + 48);
 
   if (desc->n_layers < 1 || desc->n_layers > RNN_STATE_MAX_LAYERS) {
     g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_CORRUPT,
@@ -266,18 +174,19 @@ parse_descriptor (const guint8 *data, gsize size, RnnStateDescriptor *desc,
         RNN_STATE_MAX_LAYERS);
     return FALSE;
   }
-  if (get_u32 (data + 8) != header_size (desc->n_layers)
+  if (rnn_state_get_u32 (data + 8) != header_size (desc->n_layers)
       || size < header_size (desc->n_layers) + CHECKSUM_SIZE) {
     g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_CORRUPT,
-        "header size %u, %u layers need %" G_GSIZE_FORMAT, get_u32 (data + 8),
-        desc->n_layers, header_size (desc->n_layers));
+        "header size %u, %u layers need %" G_GSIZE_FORMAT,
+        rnn_state_get_u32 (data + 8), desc->n_layers,
+        header_size (desc->n_layers));
     return FALSE;
   }
   p = data + FIXED_HEADER_SIZE;
   for (i = 0; i < desc->n_layers; i++, p += LAYER_RECORD_SIZE) {
-    desc->hidden[i] = get_u32 (p);
-    desc->scale[i] = get_f32 (p + 4);
-    desc->zero_point[i] = (gint32) get_u32 (p + 8);
+    desc->hidden[i] = rnn_state_get_u32 (p);
+    desc->scale[i] = rnn_state_get_f32 (p + 4);
+    desc->zero_point[i] = (gint32) rnn_state_get_u32 (p + 8);
   }
   if (!rnn_state_descriptor_validate (desc, error)) {
     (*error)->code = RNN_STATE_ERROR_CORRUPT;
@@ -321,13 +230,13 @@ rnn_state_snapshot_parse (gconstpointer data, gsize size, GError **error)
   head = header_size (desc.n_layers);
   hidden_bytes = rnn_state_descriptor_hidden_bytes (&desc);
   history_bytes = (gsize) desc.history_size * sizeof (gfloat);
-  if (get_u32 (bytes + head - 8) != hidden_bytes
-      || get_u32 (bytes + head - 4) != history_bytes) {
+  if (rnn_state_get_u32 (bytes + head - 8) != hidden_bytes
+      || rnn_state_get_u32 (bytes + head - 4) != history_bytes) {
     g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_CORRUPT,
         "sections of %u and %u bytes, the descriptor gives %" G_GSIZE_FORMAT
         " and %" G_GSIZE_FORMAT,
-        get_u32 (bytes + head - 8), get_u32 (bytes + head - 4), hidden_bytes,
-        history_bytes);
+        rnn_state_get_u32 (bytes + head - 8),
+        rnn_state_get_u32 (bytes + head - 4), hidden_bytes, history_bytes);
     return NULL;
   }
   if (size != head + hidden_bytes + history_bytes + CHECKSUM_SIZE) {

@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "rnn_state_bytes.h"
 #include "rnn_state_descriptor.h"
 
 G_BEGIN_DECLS
@@ -47,8 +48,6 @@ gboolean rnn_state_snapshot_validate (const RnnStateSnapshot *snapshot,
 gboolean rnn_state_snapshot_convert (const RnnStateSnapshot *snapshot,
     const RnnStateDescriptor *target, gpointer hidden_out, gfloat *history_out,
     GError **error);
-
-guint32 rnn_state_crc32 (gconstpointer data, gsize size);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RnnStateSnapshot, rnn_state_snapshot_free)
 

@@ -475,6 +475,32 @@ START_TEST (test_crc32_known_value)
 }
 END_TEST
 
+/* The shared hash and little-endian fields of both file formats. */
+START_TEST (test_bytes_helpers)
+{
+  const guint8 le[8] = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08 };
+  guint8 out[8];
+
+  /* FNV-1a 64 test vectors: the empty string and "a". */
+  ck_assert_uint_eq (rnn_state_fnv1a64 ("", 0),
+      G_GUINT64_CONSTANT (0xcbf29ce484222325));
+  ck_assert_uint_eq (rnn_state_fnv1a64 ("a", 1),
+      G_GUINT64_CONSTANT (0xaf63dc4c8601ec8c));
+  ck_assert_uint_eq (rnn_state_get_u16 (le), 0x0201);
+  ck_assert_uint_eq (rnn_state_get_u32 (le), 0x04030201u);
+  ck_assert_uint_eq (rnn_state_get_u64 (le),
+      G_GUINT64_CONSTANT (0x0807060504030201));
+  ck_assert_ptr_eq (rnn_state_put_u32 (out, 0x04030201u), out + 4);
+  ck_assert_ptr_eq (rnn_state_put_f32 (out + 4, -1.5f), out + 8);
+  ck_assert (memcmp (out, le, 4) == 0);
+  ck_assert_float_eq (rnn_state_get_f32 (out + 4), -1.5f);
+  ck_assert_ptr_eq (rnn_state_put_u64 (out,
+                        G_GUINT64_CONSTANT (0x0807060504030201)),
+      out + 8);
+  ck_assert (memcmp (out, le, 8) == 0);
+}
+END_TEST
+
 static Suite *
 state_snapshot_suite (void)
 {
@@ -483,6 +509,7 @@ state_snapshot_suite (void)
 
   tc = tcase_create ("serialize");
   tcase_add_test (tc, test_crc32_known_value);
+  tcase_add_test (tc, test_bytes_helpers);
   tcase_add_test (tc, test_round_trip_bit_exact);
   tcase_add_test (tc, test_import_survives_stream_reset);
   suite_add_tcase (s, tc);
