@@ -1,0 +1,142 @@
+/* rnndenoise — element tests: element and pad properties, control bindings, messages
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "rnndenoise-helpers.h"
+
+/* ---------------------------------------------------------------------
+ * Properties
+ * --------------------------------------------------------------------- */
+
+GST_START_TEST (test_child_proxy_pad_property)
+{
+  GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
+  GstPad *pad = gst_element_request_pad_simple (e, "sink_%u");
+  gdouble v = 0.0;
+
+  gst_child_proxy_set (GST_CHILD_PROXY (e), "sink_0::vad-threshold", 0.6, NULL);
+  g_object_get (pad, "vad-threshold", &v, NULL);
+  fail_unless (fabs (v - 0.6) < 1e-9);
+  fail_unless_equals_int (gst_child_proxy_get_children_count (
+                              GST_CHILD_PROXY (e)),
+      1);
+  gst_element_release_request_pad (e, pad);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* A gate no frame passes silences the output completely. */
+GST_START_TEST (test_vad_gate_property)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (10 * HOP, 1, 14), *y;
+  guint got, i;
+
+  g_object_set (h->element, "vad-threshold", 1.0, "vad-hold", (guint64) 0,
+      NULL);
+  push_signal (h, x, 10 * HOP, 1, HOP, 0);
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, 8 * HOP);
+  for (i = 0; i < got; i++)
+    fail_unless_equals_float (y[i], 0.0f);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Time-valued properties are in nanoseconds; the gain settings can be
+ * automated, and a controlled value reaches the stream at each buffer. */
+GST_START_TEST (test_controlled_properties)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GObjectClass *klass = G_OBJECT_GET_CLASS (h->element);
+  gfloat *x = make_signal (10 * HOP, 1, 14), *y;
+  GstControlSource *cs;
+  GParamSpec *pspec;
+  guint64 hold = 0;
+  guint got, i;
+
+  pspec = g_object_class_find_property (klass, "vad-hold");
+  fail_unless (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_UINT64);
+  g_object_get (h->element, "vad-hold", &hold, NULL);
+  fail_unless_equals_uint64 (hold, 200 * GST_MSECOND);
+  pspec = g_object_class_find_property (klass, "message-interval");
+  fail_unless (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_UINT64);
+  fail_unless (g_object_class_find_property (klass, "attenuation-limit")->flags
+      & GST_PARAM_CONTROLLABLE);
+  fail_unless (g_object_class_find_property (klass, "vad-threshold")->flags
+      & GST_PARAM_CONTROLLABLE);
+
+  /* vad-threshold held at 1 by a control source (the property itself stays
+   * 0): no frame passes the gate. */
+  g_object_set (h->element, "vad-hold", (guint64) 0, NULL);
+  cs = gst_interpolation_control_source_new ();
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, NULL);
+  gst_timed_value_control_source_set (GST_TIMED_VALUE_CONTROL_SOURCE (cs), 0,
+      1.0);
+  gst_object_add_control_binding (GST_OBJECT (h->element),
+      gst_direct_control_binding_new (GST_OBJECT (h->element), "vad-threshold",
+          cs));
+  push_signal (h, x, 10 * HOP, 1, HOP, 0);
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, 8 * HOP);
+  for (i = 0; i < got; i++)
+    fail_unless_equals_float (y[i], 0.0f);
+  gst_object_unref (cs);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_messages)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (RATE / 2, 1, 15);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  guint count = 0;
+  gdouble vad;
+
+  gst_element_set_bus (h->element, bus);
+  g_object_set (h->element, "post-messages", TRUE, NULL);
+  push_signal (h, x, RATE / 2, 1, HOP, 0);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
+    const GstStructure *s = gst_message_get_structure (msg);
+
+    if (gst_structure_has_name (s, "rnndenoise")) {
+      fail_unless_equals_string (gst_structure_get_string (s, "pad"), "sink_0");
+      fail_unless (gst_structure_get_double (s, "vad", &vad));
+      fail_unless (vad >= 0.0 && vad <= 1.0);
+      count++;
+    }
+    gst_message_unref (msg);
+  }
+  /* 0.5 s of input, 20 ms held back, one message per 100 ms. */
+  fail_unless_equals_int (count, 4);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  g_free (x);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+void
+rnndenoise_add_property_tests (Suite *s)
+{
+  TCase *tc;
+
+  tc = tcase_create ("properties");
+  tcase_add_test (tc, test_child_proxy_pad_property);
+  tcase_add_test (tc, test_vad_gate_property);
+  tcase_add_test (tc, test_controlled_properties);
+  tcase_add_test (tc, test_messages);
+  suite_add_tcase (s, tc);
+}

@@ -1,0 +1,301 @@
+/* rnndenoise — element tests: output, sample counts, timestamps, latency, odd input
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "config.h"
+
+#include "rnndenoise-helpers.h"
+
+/* ---------------------------------------------------------------------
+ * Output, counts, timestamps, latency
+ * --------------------------------------------------------------------- */
+
+GST_START_TEST (test_output_matches_processor)
+{
+  guint n = RATE, channels = 2, got, expected;
+  gfloat *x = make_signal (n, channels, 1), *y, *ref;
+  GstHarness *h = new_stream_harness (F32_CAPS (2));
+
+  push_signal (h, x, n, channels, 1024, 0);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, channels, &y, 0);
+  expected = reference_output (x, n, channels, &ref);
+  fail_unless_equals_int (got, n);
+  fail_unless_equals_int (expected, n);
+  assert_bits_equal (ref, y, (gsize) n * channels);
+
+  g_free (x);
+  g_free (y);
+  g_free (ref);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Table: buffer sizes; EOS drains the tail so that the output has exactly
+ * as many samples as the input, whatever the buffering. */
+static const guint eos_buffer_sizes[] = { 1, 479, 480, 481, 4096 };
+
+GST_START_TEST (test_eos_exact_sample_count)
+{
+  guint chunk = eos_buffer_sizes[__i__];
+  guint n = chunk == 1 ? 3000 : 12345, got;
+  gfloat *x = make_signal (n, 1, 2), *y;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+
+  push_signal (h, x, n, 1, chunk, 0);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, n);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_s16_round_trip_count)
+{
+  GstHarness *h = new_stream_harness (S16_CAPS (1));
+  GstBuffer *buf;
+  guint total = 0, k;
+
+  for (k = 0; k < 10; k++) {
+    buf = gst_buffer_new_allocate (NULL, 2 * 700, NULL);
+    gst_buffer_memset (buf, 0, 0, 2 * 700);
+    GST_BUFFER_PTS (buf)
+        = gst_util_uint64_scale_int (700 * k, GST_SECOND, RATE);
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  while ((buf = gst_harness_try_pull (h)) != NULL) {
+    total += gst_buffer_get_size (buf) / 2;
+    gst_buffer_unref (buf);
+  }
+  fail_unless_equals_int (total, 7000);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_latency_query)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstClockTime latency = gst_harness_query_latency (h);
+
+  /* The harness's source answers 0: the rest is ours, exactly 20 ms. */
+  fail_unless_equals_uint64 (latency, 20 * GST_MSECOND);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_empty_and_odd_buffers)
+{
+  GstHarness *h = new_stream_harness (S16_CAPS (1));
+  GstBuffer *buf;
+  gfloat *y;
+
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new ()), GST_FLOW_OK);
+  /* 3 bytes of S16: one sample and a dropped byte, with a warning. */
+  buf = gst_buffer_new_allocate (NULL, 3, NULL);
+  gst_buffer_memset (buf, 0, 0, 3);
+  GST_BUFFER_PTS (buf) = 0;
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  /* One sample in, one sample out (S16, 2 bytes). */
+  buf = gst_harness_pull (h);
+  fail_unless_equals_int (gst_buffer_get_size (buf), 2);
+  gst_buffer_unref (buf);
+  (void) y;
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_nonfinite_input_warns_and_recovers)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (4800, 1, 3), *y;
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  guint got, i;
+
+  gst_element_set_bus (h->element, bus);
+  x[10] = NAN;
+  x[2000] = INFINITY;
+  x[2001] = -INFINITY;
+  push_signal (h, x, 4800, 1, 960, 0);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, 4800);
+  for (i = 0; i < got; i++)
+    fail_unless (isfinite (y[i]));
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  g_free (x);
+  g_free (y);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Odd streams: one 10 s buffer, a DISCONT on every buffer, timestamps
+ * going backwards, full-scale square waves and DC. Every case keeps one
+ * output sample per input sample and finite output. */
+typedef enum
+{
+  ODD_HUGE_BUFFER,
+  ODD_DISCONT_STORM,
+  ODD_BACKWARDS_TIME,
+  ODD_SQUARE_WAVE,
+  ODD_DC,
+} OddStream;
+
+GST_START_TEST (test_odd_streams)
+{
+  OddStream what = (OddStream) __i__;
+  guint n = what == ODD_HUGE_BUFFER ? 10 * RATE : 48000, chunk, k, got, i;
+  gfloat *x = make_signal (n, 1, 19), *y;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+
+  if (what == ODD_SQUARE_WAVE)
+    for (i = 0; i < n; i++)
+      x[i] = (i / 55) % 2 ? 1.0f : -1.0f;
+  if (what == ODD_DC)
+    for (i = 0; i < n; i++)
+      x[i] = 0.9f;
+  chunk = what == ODD_HUGE_BUFFER ? n : 700;
+  for (k = 0; k * chunk < n; k++) {
+    guint m = MIN (chunk, n - k * chunk);
+    /* Backwards: each buffer stamped earlier than the one before. */
+    guint64 stamp = what == ODD_BACKWARDS_TIME ? n - k * chunk : k * chunk;
+    GstBuffer *buf = f32_buffer (x + k * chunk, m, 1, stamp);
+
+    if (what == ODD_DISCONT_STORM)
+      GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+    fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  }
+  gst_harness_push_event (h, gst_event_new_eos ());
+  if (what == ODD_BACKWARDS_TIME || what == ODD_DISCONT_STORM) {
+    GstBuffer *buf;
+
+    /* Timestamps follow each segment of input: count samples only. */
+    got = 0;
+    while ((buf = gst_harness_try_pull (h)) != NULL) {
+      got += gst_buffer_get_size (buf) / 4;
+      gst_buffer_unref (buf);
+    }
+    fail_unless_equals_int (got, n);
+  } else {
+    got = pull_all (h, 1, &y, 0);
+    fail_unless_equals_int (got, n);
+    for (i = 0; i < got; i++)
+      fail_unless (isfinite (y[i]) && fabsf (y[i]) < 4.0f);
+    g_free (y);
+  }
+  g_free (x);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Output timestamps follow a jump in the input's time (here without a
+ * DISCONT flag), and the first output buffer and the one after the jump
+ * carry DISCONT. */
+GST_START_TEST (test_time_jump_and_discont_flags)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (20 * HOP, 1, 24);
+  GstBuffer *out;
+  guint k;
+  guint64 jump = RATE; /* one second later */
+
+  for (k = 0; k < 4; k++)
+    push_signal (h, x + k * HOP, HOP, 1, HOP, (guint64) k * HOP);
+  /* Buffers 0 and 1 are pre-roll: the first output comes with buffer 2. */
+  out = gst_harness_pull (h);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 0);
+  gst_buffer_unref (out);
+  out = gst_harness_pull (h);
+  fail_if (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
+  gst_buffer_unref (out);
+
+  push_signal (h, x + 4 * HOP, HOP, 1, HOP, jump + 4 * HOP);
+  out = gst_harness_pull (h);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
+  /* The output lags 20 ms behind the input's new time. */
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+      gst_util_uint64_scale_int (jump + 4 * HOP - LATENCY, GST_SECOND, RATE));
+  gst_buffer_unref (out);
+  g_free (x);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_gap_passes_through)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstEvent *event;
+  gboolean found = FALSE;
+
+  gst_harness_push_event (h, gst_event_new_gap (0, GST_SECOND));
+  while ((event = gst_harness_try_pull_event (h)) != NULL) {
+    if (GST_EVENT_TYPE (event) == GST_EVENT_GAP)
+      found = TRUE;
+    gst_event_unref (event);
+  }
+  fail_unless (found);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The default launch line links without pad names. */
+GST_START_TEST (test_launch_without_pad_names)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch ("audiotestsrc num-buffers=20 ! "
+                                           "audio/x-raw,rate=48000 ! "
+                                           "rnndenoise name=d ! fakesink "
+                                           "d.state_0 ! queue ! fakesink",
+      &error);
+  GstMessage *msg;
+
+  fail_unless (pipeline != NULL, "%s", error ? error->message : "");
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING)
+      != GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline), 10 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+void
+rnndenoise_add_stream_tests (Suite *s)
+{
+  TCase *tc;
+
+  tc = tcase_create ("stream");
+  tcase_add_test (tc, test_output_matches_processor);
+  tcase_add_loop_test (tc, test_eos_exact_sample_count, 0,
+      G_N_ELEMENTS (eos_buffer_sizes));
+  tcase_add_test (tc, test_s16_round_trip_count);
+  tcase_add_test (tc, test_latency_query);
+  tcase_add_test (tc, test_empty_and_odd_buffers);
+  tcase_add_test (tc, test_nonfinite_input_warns_and_recovers);
+  tcase_add_test (tc, test_gap_passes_through);
+  tcase_add_test (tc, test_time_jump_and_discont_flags);
+  tcase_add_loop_test (tc, test_odd_streams, 0, ODD_DC + 1);
+  tcase_add_test (tc, test_launch_without_pad_names);
+  suite_add_tcase (s, tc);
+}
