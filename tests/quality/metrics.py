@@ -1,6 +1,6 @@
 """Speech-enhancement metrics of the quality report (numpy and scipy only).
 
-    metrics.py --self-check      checks STOI and SI-SDR on synthetic signals
+    metrics.py --self-check      checks the metrics on synthetic signals
 
 All functions take mono float arrays at RATE (48 kHz) unless they say
 otherwise. Scores compare a processed signal with the clean reference after
@@ -125,6 +125,57 @@ def log_spectral_distance(clean, processed, speech, n_fft=1024,
     return float(np.mean(np.sqrt(np.mean(d ** 2, axis=1))))
 
 
+# ---- speech energy lost ---------------------------------------------------
+
+LOST_FFT = 1024
+LOST_HOP = 256
+LOST_FLOOR_DB = -60.0  # bins this far below the loudest clean bin are left out
+LOST_CAP_DB = 40.0  # one bin counts for at most this much, either way
+
+
+def _power_spectrogram(x, n_fft=LOST_FFT, hop=LOST_HOP):
+    """(frames, n_fft/2+1) power of Hann-windowed frames of x."""
+    frames = max((x.size - n_fft) // hop + 1, 0)
+    if frames == 0:
+        return np.zeros((0, n_fft // 2 + 1))
+    idx = np.arange(frames)[:, None] * hop + np.arange(n_fft)[None, :]
+    return np.abs(np.fft.rfft(x[idx] * np.hanning(n_fft), axis=1)) ** 2
+
+
+def speech_dominated(clean, noise):
+    """Boolean (frames, bins) mask of the time-frequency bins where the
+    clean speech has more power than the noise and is within LOST_FLOOR_DB
+    of the loudest clean bin; also returns the clean power."""
+    pc = _power_spectrogram(clean)
+    pn = _power_spectrogram(noise)
+    if pc.size == 0:
+        return np.zeros(pc.shape, bool), pc
+    floor = pc.max() * 10 ** (LOST_FLOOR_DB / 10)
+    return (pc > pn) & (pc > floor), pc
+
+
+def speech_energy_lost(clean, noise, processed):
+    """Speech energy lost in dB over the speech-dominated bins (see
+    speech_dominated(); noise is the noisy input minus the clean speech,
+    processed is delay-compensated): the mean over those bins of
+    10 log10(clean power / output power), each bin capped at +-LOST_CAP_DB
+    and weighted by its clean power, so that the bins holding the speech
+    energy count and faint ones do not. Lower is better; 0 for an
+    untouched signal, 20 log10(1/g) for a gain g. Where the speech
+    dominates, the noise turns the phase of each bin at random, and the
+    mean of log|1 + r e^(i phi)| over the phase is 0 for r < 1, so the
+    noisy input itself scores about 0: what is counted is speech removed,
+    not noise let through. nan if no bin qualifies."""
+    mask, pc = speech_dominated(clean, noise)
+    if not mask.any():
+        return float("nan")
+    pp = _power_spectrogram(processed)[:pc.shape[0]]
+    w = pc[mask]
+    d = np.clip(10 * np.log10((w + EPS) / (pp[mask] + EPS)), -LOST_CAP_DB,
+                LOST_CAP_DB)
+    return float(np.sum(w * d) / np.sum(w))
+
+
 # ---- STOI (Taal, Hendriks, Heusdens, Jensen 2011) --------------------------
 
 STOI_RATE = 10000
@@ -236,6 +287,13 @@ def _speechlike(rng, seconds):
     return x * env * 0.1 + 1e-5 * rng.standard_normal(n)
 
 
+def _lowpass(x, hz):
+    """x with every FFT bin above hz set to zero."""
+    spec = np.fft.rfft(x)
+    spec[np.fft.rfftfreq(x.size, 1.0 / RATE) > hz] = 0
+    return np.fft.irfft(spec, n=x.size)
+
+
 def _stoi_loop(clean, processed):
     """STOI written as the paper's loops (one segment and band at a time),
     to check the vectorised version."""
@@ -299,6 +357,27 @@ def self_check():
     check("noise reduction of a 0.1 gain, dB", nr, abs(nr - 20) < 1e-6)
     lsd = log_spectral_distance(x, x, speech)
     check("LSD(x, x) dB", lsd, lsd < 1e-6)
+    zero = np.zeros(x.size)
+    v = speech_energy_lost(x, zero, x)
+    check("speech lost, untouched speech, dB", v, abs(v) < 1e-6)
+    v = speech_energy_lost(x, zero, 0.5 * x)
+    check("speech lost, a 0.5 gain, dB", v, abs(v - 20 * np.log10(2)) < 1e-6)
+    quiet = noise * 10 ** (-10 / 20)
+    v = speech_energy_lost(x, quiet, x + quiet)
+    check("speech lost, noisy input at 10 dB SNR, dB", v, abs(v) < 0.3)
+    loud = noise * 10 ** (-3 / 20)
+    v = speech_energy_lost(x, loud, x + loud)
+    check("speech lost, noisy input at 3 dB SNR, dB", v, abs(v) < 0.3)
+    # Speech above 500 Hz removed: those bins count LOST_CAP_DB each,
+    # weighted by their share of the speech energy.
+    mask, pc = speech_dominated(x, quiet)
+    high = np.fft.rfftfreq(LOST_FFT, 1.0 / RATE)[None, :] > 500.0
+    want = LOST_CAP_DB * np.sum(pc[mask & high]) / np.sum(pc[mask])
+    v = speech_energy_lost(x, quiet, _lowpass(x, 500.0))
+    print("  (share of the speech energy above 500 Hz: %.1f %%)"
+          % (100 * want / LOST_CAP_DB))
+    check("speech lost above 500 Hz, minus its share, dB", v - want,
+          abs(v - want) < 0.1 * want)
     ok = all(checks)
     print("metrics self-check: %s" % ("ok" if ok else "FAILED"))
     return 0 if ok else 1

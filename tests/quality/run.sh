@@ -1,6 +1,7 @@
 #!/bin/sh
 # The quality report: rnndenoise against speexdsp and webrtcdsp on the
-# held-out test mixtures; rewrites docs/quality.md and docs/quality-*.png.
+# held-out test mixtures, recorded voices first, then TTS voices; rewrites
+# docs/quality.md and docs/quality-*.png.
 #
 #   tests/quality/run.sh [BUILD_DIR]
 #
@@ -9,8 +10,11 @@
 # only the report and its plots are written into the source tree.
 #
 # Settings (environment): MODEL (dsp/models/rnndenoise-48k.rnnm), SEEDS
-# (test sets, "1 2 3 4 5 6"), TEST_SECONDS (10), JOBS (2), RNNDENOISE_PROPS,
-# WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method settings),
+# (test sets, "1 2 3 4 5 6"), TEST_SECONDS (10), JOBS (2), REAL_DIR (the
+# recordings of dsp/train/sources.py, BUILD_DIR/train-data/real; fetched if
+# missing), ATTENUATION_LIMITS (e.g. "0 6 12 18 24 30": rnndenoise once per
+# attenuation-limit on the recorded voices; empty: skipped),
+# RNNDENOISE_PROPS, WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method settings),
 # RNNDENOISE_SKIP_INSTALL=1 (no apt-get).
 set -eu
 
@@ -21,7 +25,7 @@ SRC=$(cd "$HERE/../.." && pwd)
 BUILD=build
 for arg in "$@"; do
   case "$arg" in
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -37,6 +41,12 @@ esac
 SEEDS=${SEEDS:-1 2 3 4 5 6}
 TEST_SECONDS=${TEST_SECONDS:-10}
 JOBS=${JOBS:-2}
+REAL_DIR=${REAL_DIR:-$BUILD/train-data/real}
+case "$REAL_DIR" in
+  /*) ;;
+  *) REAL_DIR="$SRC/$REAL_DIR" ;;
+esac
+ATTENUATION_LIMITS=${ATTENUATION_LIMITS:-}
 # Debian's interpreter with python3-numpy/scipy/matplotlib, not whatever
 # is first on PATH.
 PY=/usr/bin/python3
@@ -49,13 +59,14 @@ step() {
 
 step "packages"
 # Build, GStreamer elements (wavparse/wavenc: good; webrtcdsp: bad),
-# speexdsp, the metrics and plots, and the TTS engines of synth.py.
+# speexdsp, the metrics and plots, the TTS engines of synth.py and the
+# audio decoder of sources.py.
 PACKAGES="build-essential meson ninja-build pkg-config libglib2.0-dev
   libfftw3-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad libspeexdsp-dev python3-numpy python3-scipy
-  python3-matplotlib espeak-ng flite festival festvox-kallpc16k
-  festvox-kdlpc16k festvox-us-slt-hts"
+  python3-matplotlib python3-soundfile espeak-ng flite festival
+  festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts"
 MISSING=
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
@@ -92,12 +103,19 @@ else
 fi
 "$BUILD/dsp/rnndenoise-model" info "$MODEL"
 
-step "held-out test mixtures (seeds $SEEDS)"
 TRAIN="$SRC/dsp/train"
+step "recorded speech and noise in $REAL_DIR"
+# Fetched from Debian data packages (apt-get download, unpacked, never
+# installed) unless its catalogue exists.
+$PY "$TRAIN/sources.py" "$REAL_DIR" --jobs "$JOBS"
+
+step "held-out test mixtures (seeds $SEEDS)"
 STAMP="seconds=$TEST_SECONDS split=$(cksum < "$TRAIN/split.txt" | cut -d' ' -f1)"
 STAMP="$STAMP code=$(cat "$TRAIN/synth.py" "$TRAIN/tts.py" "$TRAIN/noises.py" \
-    | cksum | cut -d' ' -f1)"
+    "$TRAIN/sources.py" | cksum | cut -d' ' -f1)"
+STAMP="$STAMP real=$(cksum < "$REAL_DIR/catalogue.tsv" | cut -d' ' -f1)"
 TESTDIRS=
+REAL_TESTDIRS=
 DATA_START=$(date +%s)
 for seed in $SEEDS; do
   DIR="$OUT/data/seed$seed"
@@ -106,14 +124,17 @@ for seed in $SEEDS; do
   else
     rm -rf "$DIR"
     mkdir -p "$DIR"
-    # Only the test set is used: the training pools and mixtures are cut
-    # to the minimum and removed.
+    # Only the test sets are used (test/: TTS voices, test-real/: recorded
+    # voices): the training pools and mixtures are cut to the minimum and
+    # removed.
     $PY "$TRAIN/synth.py" "$DIR" --seed "$seed" --train-minutes 0 \
-        --val-minutes 0 --test-seconds "$TEST_SECONDS" --jobs "$JOBS"
+        --val-minutes 0 --test-seconds "$TEST_SECONDS" --jobs "$JOBS" \
+        --real "$REAL_DIR"
     rm -rf "$DIR/train" "$DIR/val"
     echo "$STAMP" > "$DIR/stamp"
   fi
   TESTDIRS="$TESTDIRS $DIR/test"
+  REAL_TESTDIRS="$REAL_TESTDIRS --real-testdir $DIR/test-real"
 done
 QUALITY_DATA_SECONDS=$(( $(date +%s) - DATA_START ))
 export QUALITY_DATA_SECONDS
@@ -129,7 +150,8 @@ case "$MODEL" in
 esac
 $PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
     --model-name "$MODEL_NAME" --speex "$SPEEX" --work "$OUT/work" \
-    --docs "$SRC/docs" --jobs "$JOBS" $TESTDIRS
+    --docs "$SRC/docs" --jobs "$JOBS" \
+    --attenuation-limits "$ATTENUATION_LIMITS" $REAL_TESTDIRS $TESTDIRS
 
 step "done in $(( ($(date +%s) - QUALITY_START + 30) / 60 )) min"
 echo "report: $SRC/docs/quality.md"
