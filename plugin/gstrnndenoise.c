@@ -48,7 +48,6 @@
 #include <gst/audio/audio.h>
 
 #include "dsp/dsp_model.h"
-#include "dsp/dsp_processor.h"
 
 #include "gstrnndenoise.h"
 #include "gstrnndenoiseprivate.h"
@@ -388,17 +387,14 @@ static GBytes *
 gst_rnn_denoise_export_state_action (GstRnnDenoise *self, const gchar *pad_name)
 {
   GstRnnDenoisePad *pad = lookup_stream (self, pad_name);
-  GBytes *bytes = NULL;
+  GBytes *bytes;
 
   if (pad == NULL) {
     GST_WARNING_OBJECT (self, "export-state: no stream called \"%s\"",
         GST_STR_NULL (pad_name));
     return NULL;
   }
-  g_mutex_lock (&pad->lock);
-  if (pad->processor != NULL)
-    bytes = dsp_processor_export (pad->processor);
-  g_mutex_unlock (&pad->lock);
+  bytes = gst_rnn_denoise_pad_export (pad);
   if (bytes == NULL)
     GST_DEBUG_OBJECT (pad, "export-state: no state yet (no caps)");
   gst_object_unref (pad);

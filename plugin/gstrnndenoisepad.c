@@ -301,6 +301,20 @@ gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, DspModel *model,
   return ok;
 }
 
+/* Any thread. The whole stream as snapshot bytes, or NULL before it has a
+ * state (no caps and no import). */
+GBytes *
+gst_rnn_denoise_pad_export (GstRnnDenoisePad *pad)
+{
+  GBytes *bytes = NULL;
+
+  g_mutex_lock (&pad->lock);
+  if (pad->processor != NULL)
+    bytes = dsp_processor_export (pad->processor);
+  g_mutex_unlock (&pad->lock);
+  return bytes;
+}
+
 void
 gst_rnn_denoise_pad_reset_by_application (GstRnnDenoisePad *pad)
 {

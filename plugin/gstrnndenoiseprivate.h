@@ -170,6 +170,7 @@ void gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad);
 void gst_rnn_denoise_pad_reset_stream (GstRnnDenoisePad *pad);
 gboolean gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, DspModel *model,
     GBytes *bytes, GError **error);
+GBytes *gst_rnn_denoise_pad_export (GstRnnDenoisePad *pad);
 void gst_rnn_denoise_pad_reset_by_application (GstRnnDenoisePad *pad);
 
 /* gstrnndenoisestream.c */
