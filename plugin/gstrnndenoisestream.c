@@ -540,9 +540,6 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   return gst_rnn_denoise_combine_flows (audio_ret, state_ret, state_pushed);
 }
 
-/* New caps: a caps change drains the old stream and starts from the
- * initial state with a new processor, re-applying an import that had not
- * reached the stream yet. */
 /* Streaming thread. The processor for new caps of @channels channels: the
  * one an import made before the caps built for its own channel count, if
  * that matches, else a new one from the loaded model (the streaming thread
