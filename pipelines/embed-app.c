@@ -218,10 +218,10 @@ build_pipeline (Run *run, const gchar *output, GError **error)
   }
   g_object_set (run->denoise, "post-messages", TRUE, NULL);
 
-  /* The element's pads: request the stream sink_0; its src_0 comes with
-   * it. */
-  sinkpad = gst_element_request_pad_simple (run->denoise, "sink_%u");
-  srcpad = gst_element_get_static_pad (run->denoise, "src_0");
+  /* The element's pads: the first stream is its always pads sink and src,
+   * as on any filter. */
+  sinkpad = gst_element_get_static_pad (run->denoise, "sink");
+  srcpad = gst_element_get_static_pad (run->denoise, "src");
   peer = gst_element_get_static_pad (resample, "src");
   ok = gst_element_link_many (src, parse != NULL ? parse : capsfilter,
            run->convert, resample, NULL)
@@ -339,13 +339,13 @@ query_min_latency (GstPad *pad, gboolean peer)
   return min;
 }
 
-/* Prints the latency rnndenoise adds: what its src_0 answers minus what
- * the upstream of its sink_0 answers. */
+/* Prints the latency rnndenoise adds: what its src answers minus what
+ * the upstream of its sink answers. */
 static void
 print_latency (Run *run)
 {
-  GstPad *srcpad = gst_element_get_static_pad (run->denoise, "src_0");
-  GstPad *sinkpad = gst_element_get_static_pad (run->denoise, "sink_0");
+  GstPad *srcpad = gst_element_get_static_pad (run->denoise, "src");
+  GstPad *sinkpad = gst_element_get_static_pad (run->denoise, "sink");
   GstClockTime total = query_min_latency (srcpad, FALSE);
   GstClockTime upstream = query_min_latency (sinkpad, TRUE);
 
@@ -417,7 +417,7 @@ run_first (guint64 *position, GByteArray **a_output, GError **error)
   /* Mid-run, from the application's thread: safe at any time. The stream
    * is held at a buffer boundary, so the snapshot is the state after
    * exactly *position samples. */
-  g_signal_emit_by_name (run.denoise, "export-state", "sink_0", &snapshot);
+  g_signal_emit_by_name (run.denoise, "export-state", "sink", &snapshot);
   if (snapshot == NULL) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
         "export-state returned nothing");
@@ -462,7 +462,7 @@ run_second (GBytes *snapshot, guint64 position, GByteArray **b_output,
   bytes = g_bytes_unref_to_data (g_bytes_ref (snapshot), &size);
   bytes[size / 2] ^= 0x5a;
   damaged = g_bytes_new_take (bytes, size);
-  g_signal_emit_by_name (run.denoise, "import-state", "sink_0", damaged,
+  g_signal_emit_by_name (run.denoise, "import-state", "sink", damaged,
       &accepted);
   g_bytes_unref (damaged);
   g_print ("B: import-state with a damaged snapshot: %s\n",
@@ -473,7 +473,7 @@ run_second (GBytes *snapshot, guint64 position, GByteArray **b_output,
     goto done;
   }
 
-  g_signal_emit_by_name (run.denoise, "import-state", "sink_0", snapshot,
+  g_signal_emit_by_name (run.denoise, "import-state", "sink", snapshot,
       &accepted);
   g_print ("B: import-state in READY with the %" G_GSIZE_FORMAT "-byte "
            "snapshot: %s\n",

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Two independent streams through ONE rnndenoise element: sink_0 → src_0
+# Two independent streams through ONE rnndenoise element: sink → src
 # and sink_1 → src_1. Each stream has its own recurrent state; per-pad
 # properties go through the element's child proxy (sink_1::attenuation-limit).
 #
@@ -25,8 +25,8 @@ out1=${2:-stream1.wav}
 if [ -n "${in0:-}" ]; then
   $GST_LAUNCH -q rnndenoise name=d sink_1::attenuation-limit=20 \
     filesrc location="$in0" ! wavparse ! audioconvert ! audioresample ! \
-      d.sink_0 \
-    d.src_0 ! audioconvert ! audio/x-raw,format=S16LE ! wavenc ! \
+      d.sink \
+    d.src ! audioconvert ! audio/x-raw,format=S16LE ! wavenc ! \
       filesink location="$out0" \
     filesrc location="$in1" ! wavparse ! audioconvert ! audioresample ! \
       d.sink_1 \
@@ -35,8 +35,8 @@ if [ -n "${in0:-}" ]; then
 else
   $GST_LAUNCH -q rnndenoise name=d sink_1::attenuation-limit=20 \
     audiotestsrc num-buffers=150 samplesperbuffer=960 freq=300 ! \
-      audio/x-raw,rate=48000 ! d.sink_0 \
-    d.src_0 ! audioconvert ! audio/x-raw,format=S16LE ! wavenc ! \
+      audio/x-raw,rate=48000 ! d.sink \
+    d.src ! audioconvert ! audio/x-raw,format=S16LE ! wavenc ! \
       filesink location="$out0" \
     audiotestsrc num-buffers=150 samplesperbuffer=960 wave=pink-noise ! \
       audio/x-raw,rate=48000 ! d.sink_1 \

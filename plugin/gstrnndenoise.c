@@ -6,9 +6,13 @@
  * @title: rnndenoise
  *
  * Removes noise from speech with a small recurrent network (GRU) run on
- * every 10 ms frame. Each request pad `sink_%u` is an independent stream
- * (1 to 8 interleaved channels, one network batch row per channel) with its
- * denoised audio on the matching `src_%u`.
+ * every 10 ms frame. The always pads `sink` and `src` carry the first
+ * stream, so the element works as a plain filter (`playbin
+ * audio-filter=rnndenoise`, `gst_element_get_static_pad (el, "sink")`);
+ * each request pad `sink_%u` (numbered from 1) is one more independent
+ * stream with its denoised audio on the matching `src_%u`. A stream has 1 to
+ * 8 interleaved channels, one network batch row per channel. The state pad
+ * of stream N is `state_N`; the first stream's is `state_0`.
  *
  * The recurrent state of each stream is owned by the element: it persists
  * from one buffer to the next, is never shared between pads, and is reset
@@ -95,6 +99,14 @@ static guint gst_rnn_denoise_signals[LAST_SIGNAL];
   "application/x-rnn-state, format = (string) { F32LE, S16LE, S8 }"
 /* clang-format on */
 
+/* The first stream: a plain filter's always pads. */
+static GstStaticPadTemplate gst_rnn_denoise_first_sink_template
+    = GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+        GST_STATIC_CAPS (AUDIO_CAPS));
+static GstStaticPadTemplate gst_rnn_denoise_first_src_template
+    = GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+        GST_STATIC_CAPS (AUDIO_CAPS));
+/* More streams, numbered from 1. */
 GstStaticPadTemplate gst_rnn_denoise_sink_template
     = GST_STATIC_PAD_TEMPLATE ("sink_%u", GST_PAD_SINK, GST_PAD_REQUEST,
         GST_STATIC_CAPS (AUDIO_CAPS));
@@ -157,34 +169,17 @@ parse_index (const gchar *name, const gchar *prefix, guint *index)
   return TRUE;
 }
 
-static GstPad *
-request_sinkpad (GstRnnDenoise *self, GstPadTemplate *templ,
-    const gchar *req_name)
+/* Makes stream @index's sink pad (from @templ, named @name) and its source
+ * pad (from @src_templ, named @src_name). */
+static GstRnnDenoisePad *
+make_stream_pads (GstPadTemplate *templ, const gchar *name,
+    GstPadTemplate *src_templ, const gchar *src_name, guint index)
 {
   GstRnnDenoisePad *pad;
   GstPad *srcpad;
-  gchar *name;
-  guint index;
 
-  GST_OBJECT_LOCK (self);
-  if (req_name != NULL && parse_index (req_name, "sink_", &index)) {
-    if (find_sinkpad_unlocked (self, index) != NULL) {
-      GST_OBJECT_UNLOCK (self);
-      GST_WARNING_OBJECT (self, "pad %s already exists", req_name);
-      return NULL;
-    }
-  } else {
-    index = self->next_sink_index;
-    while (find_sinkpad_unlocked (self, index) != NULL)
-      index++;
-  }
-  self->next_sink_index = MAX (self->next_sink_index, index + 1);
-  GST_OBJECT_UNLOCK (self);
-
-  name = g_strdup_printf ("sink_%u", index);
   pad = g_object_new (GST_TYPE_RNN_DENOISE_PAD, "name", name, "direction",
       GST_PAD_SINK, "template", templ, NULL);
-  g_free (name);
   pad->index = index;
   gst_pad_set_chain_function (GST_PAD (pad),
       GST_DEBUG_FUNCPTR (gst_rnn_denoise_chain));
@@ -193,10 +188,7 @@ request_sinkpad (GstRnnDenoise *self, GstPadTemplate *templ,
   gst_pad_set_query_function (GST_PAD (pad),
       GST_DEBUG_FUNCPTR (gst_rnn_denoise_sink_query));
 
-  name = g_strdup_printf ("src_%u", index);
-  srcpad
-      = gst_pad_new_from_static_template (&gst_rnn_denoise_src_template, name);
-  g_free (name);
+  srcpad = gst_pad_new_from_template (src_templ, src_name);
   gst_pad_set_element_private (srcpad, pad);
   gst_pad_set_query_function (srcpad,
       GST_DEBUG_FUNCPTR (gst_rnn_denoise_src_query));
@@ -204,9 +196,18 @@ request_sinkpad (GstRnnDenoise *self, GstPadTemplate *templ,
       GST_DEBUG_FUNCPTR (gst_rnn_denoise_src_event));
   gst_pad_use_fixed_caps (srcpad);
   pad->srcpad = srcpad;
+  return pad;
+}
+
+/* Links a new stream to a state pad requested before it, activates its pads
+ * when the element already runs and adds them. */
+static void
+add_stream_pads (GstRnnDenoise *self, GstRnnDenoisePad *pad)
+{
+  GstPad *srcpad = pad->srcpad;
 
   GST_OBJECT_LOCK (self);
-  pad->statepad = find_statepad_unlocked (self, index);
+  pad->statepad = find_statepad_unlocked (self, pad->index);
   if (pad->statepad != NULL)
     gst_pad_set_element_private (pad->statepad, pad);
   GST_OBJECT_UNLOCK (self);
@@ -222,6 +223,43 @@ request_sinkpad (GstRnnDenoise *self, GstPadTemplate *templ,
       GST_OBJECT_NAME (pad));
   GST_DEBUG_OBJECT (self, "added %s and %s", GST_PAD_NAME (pad),
       GST_PAD_NAME (srcpad));
+}
+
+/* A request for "sink_%u": stream 0 is the always pad "sink", so requests
+ * are numbered from 1. */
+static GstPad *
+request_sinkpad (GstRnnDenoise *self, GstPadTemplate *templ,
+    const gchar *req_name)
+{
+  GstRnnDenoisePad *pad;
+  gchar *name, *src_name;
+  guint index;
+
+  GST_OBJECT_LOCK (self);
+  if (req_name != NULL && parse_index (req_name, "sink_", &index)) {
+    if (index == 0 || find_sinkpad_unlocked (self, index) != NULL) {
+      GST_OBJECT_UNLOCK (self);
+      GST_WARNING_OBJECT (self,
+          "pad %s already exists (the first stream is \"sink\")", req_name);
+      return NULL;
+    }
+  } else {
+    index = MAX (self->next_sink_index, 1);
+    while (find_sinkpad_unlocked (self, index) != NULL)
+      index++;
+  }
+  self->next_sink_index = MAX (self->next_sink_index, index + 1);
+  GST_OBJECT_UNLOCK (self);
+
+  name = g_strdup_printf ("sink_%u", index);
+  src_name = g_strdup_printf ("src_%u", index);
+  pad = make_stream_pads (templ, name,
+      gst_element_class_get_pad_template (GST_ELEMENT_GET_CLASS (self),
+          "src_%u"),
+      src_name, index);
+  g_free (name);
+  g_free (src_name);
+  add_stream_pads (self, pad);
   return GST_PAD (pad);
 }
 
@@ -341,18 +379,23 @@ gst_rnn_denoise_release_pad (GstElement *element, GstPad *pad)
   gst_element_remove_pad (element, pad);
 }
 
-/* Finds the stream a pad name designates: "sink_N", "src_N" or
- * "state_N". Returns a new reference or NULL. */
+/* Finds the stream a pad name designates: "sink", "src" or "state_0" for
+ * the first stream, "sink_N", "src_N" or "state_N" (N >= 1) for the others.
+ * Returns a new reference or NULL. */
 static GstRnnDenoisePad *
 lookup_stream (GstRnnDenoise *self, const gchar *name)
 {
   GstRnnDenoisePad *pad = NULL;
-  guint index;
+  guint index = 0;
 
-  if (!parse_index (name, "sink_", &index)
-      && !parse_index (name, "src_", &index)
-      && !parse_index (name, "state_", &index))
-    return NULL;
+  if (g_strcmp0 (name, "sink") != 0 && g_strcmp0 (name, "src") != 0
+      && !parse_index (name, "state_", &index)) {
+    if (!parse_index (name, "sink_", &index)
+        && !parse_index (name, "src_", &index))
+      return NULL;
+    if (index == 0)
+      return NULL;
+  }
   GST_OBJECT_LOCK (self);
   pad = find_sinkpad_unlocked (self, index);
   if (pad != NULL)
@@ -622,6 +665,17 @@ first_statepad_unlocked (GstElement *element)
   return NULL;
 }
 
+static GstPad *
+first_requested_sinkpad_unlocked (GstElement *element)
+{
+  GList *l;
+
+  for (l = element->sinkpads; l != NULL; l = l->next)
+    if (GST_RNN_DENOISE_PAD (l->data)->index != 0)
+      return gst_object_ref (l->data);
+  return NULL;
+}
+
 static void
 gst_rnn_denoise_dispose (GObject *object)
 {
@@ -629,12 +683,13 @@ gst_rnn_denoise_dispose (GObject *object)
   GstPad *pad;
 
   /* Release the request pads still there: state pads, then streams (whose
-   * source pads go with them). */
+   * source pads go with them). The first stream's always pads go with the
+   * element. */
   for (;;) {
     GST_OBJECT_LOCK (element);
     pad = first_statepad_unlocked (element);
-    if (pad == NULL && element->sinkpads != NULL)
-      pad = gst_object_ref (element->sinkpads->data);
+    if (pad == NULL)
+      pad = first_requested_sinkpad_unlocked (element);
     GST_OBJECT_UNLOCK (element);
     if (pad == NULL)
       break;
@@ -763,8 +818,9 @@ install_signals (GstRnnDenoiseClass *klass)
   /**
    * GstRnnDenoise::reset:
    * @rnndenoise: the element
-   * @pad_name: (nullable): a stream's pad name ("sink_0", "src_0" or
-   *   "state_0"), or NULL for every stream
+   * @pad_name: (nullable): a stream's pad name ("sink", "src" or "state_0"
+   *   for the first stream, "sink_N", "src_N" or "state_N" for the others),
+   *   or NULL for every stream
    *
    * Resets the stream's state to its initial value and forgets a state set
    * with #GstRnnDenoise::import-state that has not been used yet. Safe from any
@@ -780,7 +836,8 @@ install_signals (GstRnnDenoiseClass *klass)
   /**
    * GstRnnDenoise::export-state:
    * @rnndenoise: the element
-   * @pad_name: a stream's pad name ("sink_0", "src_0" or "state_0")
+   * @pad_name: a stream's pad name ("sink", "src" or "state_0" for the
+   *   first stream, "sink_N", "src_N" or "state_N" for the others)
    *
    * Exports the whole stream: the network's recurrent state and the DSP
    * history, as it is after the last completed buffer (never a torn mix).
@@ -799,7 +856,8 @@ install_signals (GstRnnDenoiseClass *klass)
   /**
    * GstRnnDenoise::import-state:
    * @rnndenoise: the element
-   * @pad_name: a stream's pad name ("sink_0", "src_0" or "state_0")
+   * @pad_name: a stream's pad name ("sink", "src" or "state_0" for the
+   *   first stream, "sink_N", "src_N" or "state_N" for the others)
    * @state: a snapshot from #GstRnnDenoise::export-state
    *
    * Imports a stream. The snapshot is checked against the stream: format
@@ -834,6 +892,10 @@ gst_rnn_denoise_class_init (GstRnnDenoiseClass *klass)
   install_signals (klass);
 
   gst_element_class_add_static_pad_template_with_gtype (element_class,
+      &gst_rnn_denoise_first_sink_template, GST_TYPE_RNN_DENOISE_PAD);
+  gst_element_class_add_static_pad_template (element_class,
+      &gst_rnn_denoise_first_src_template);
+  gst_element_class_add_static_pad_template_with_gtype (element_class,
       &gst_rnn_denoise_sink_template, GST_TYPE_RNN_DENOISE_PAD);
   gst_element_class_add_static_pad_template (element_class,
       &gst_rnn_denoise_src_template);
@@ -857,6 +919,9 @@ gst_rnn_denoise_class_init (GstRnnDenoiseClass *klass)
 static void
 gst_rnn_denoise_init (GstRnnDenoise *self)
 {
+  GstElementClass *klass = GST_ELEMENT_GET_CLASS (self);
+  GstRnnDenoisePad *first;
+
   self->model_path = g_strdup (DEFAULT_MODEL);
   self->attenuation_limit = DEFAULT_ATTENUATION_LIMIT;
   self->vad_threshold = DEFAULT_VAD_THRESHOLD;
@@ -864,4 +929,10 @@ gst_rnn_denoise_init (GstRnnDenoise *self)
   self->reset_on_discont = DEFAULT_RESET_ON_DISCONT;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->message_interval = DEFAULT_MESSAGE_INTERVAL;
+  self->next_sink_index = 1;
+
+  /* The first stream, always there: sink -> src. */
+  first = make_stream_pads (gst_element_class_get_pad_template (klass, "sink"),
+      "sink", gst_element_class_get_pad_template (klass, "src"), "src", 0);
+  add_stream_pads (self, first);
 }

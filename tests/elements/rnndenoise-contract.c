@@ -30,21 +30,21 @@ mid_action (GstElement *element, MidAction action, GBytes *mature,
 
   switch (action) {
     case MID_IMPORT_MATURE:
-      fail_unless (import_state (element, "sink_0", mature));
+      fail_unless (import_state (element, "sink", mature));
       break;
     case MID_IMPORT_FRESH:
-      fail_unless (import_state (element, "sink_0", fresh));
+      fail_unless (import_state (element, "sink", fresh));
       break;
     case MID_RESET:
-      g_signal_emit_by_name (element, "reset", "sink_0", &ok);
+      g_signal_emit_by_name (element, "reset", "sink", &ok);
       break;
     case MID_IMPORT_THEN_RESET:
-      fail_unless (import_state (element, "sink_0", mature));
-      g_signal_emit_by_name (element, "reset", "sink_0", &ok);
+      fail_unless (import_state (element, "sink", mature));
+      g_signal_emit_by_name (element, "reset", "sink", &ok);
       break;
     case MID_RESET_THEN_IMPORT:
-      g_signal_emit_by_name (element, "reset", "sink_0", &ok);
-      fail_unless (import_state (element, "sink_0", mature));
+      g_signal_emit_by_name (element, "reset", "sink", &ok);
+      fail_unless (import_state (element, "sink", mature));
       break;
     default:
       g_assert_not_reached ();
@@ -67,9 +67,9 @@ GST_START_TEST (test_midstream_state_change_exact_count)
   {
     GstHarness *m = new_stream_harness (F32_CAPS (1));
 
-    fresh = export_state (m->element, "sink_0");
+    fresh = export_state (m->element, "sink");
     push_signal (m, x, 2 * LATENCY, 1, HOP, 0);
-    mature = export_state (m->element, "sink_0");
+    mature = export_state (m->element, "sink");
     gst_harness_teardown (m);
   }
   for (action = 0; action < MID_LAST; action++) {
@@ -203,8 +203,7 @@ GST_END_TEST;
 GST_START_TEST (test_eos_before_data_reaches_state_pad)
 {
   gboolean with_caps = __i__ == 0;
-  GstHarness *h
-      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h = gst_harness_new ("rnndenoise");
   GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
   GstEvent *event;
   gboolean eos = FALSE, stream_start = FALSE;
@@ -262,8 +261,7 @@ count_upstream (GstPad *pad, GstPadProbeInfo *info, gpointer data)
  * never to another stream's. */
 GST_START_TEST (test_state_pad_upstream_isolated)
 {
-  GstHarness *h0
-      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h0 = gst_harness_new ("rnndenoise");
   GstHarness *h1
       = gst_harness_new_with_element (h0->element, "sink_1", "src_1");
   GstHarness *hs1 = gst_harness_new_with_element (h0->element, NULL, "state_1");
@@ -313,22 +311,22 @@ GST_START_TEST (test_empty_discont_buffer)
   push_signal (h, x, 3 * HOP, 1, HOP, 0);
   fail_unless_equals_int (pull_all (h, 1, &y, 0), HOP);
   g_free (y);
-  before = export_state (h->element, "sink_0");
+  before = export_state (h->element, "sink");
   buf = gst_buffer_new ();
   GST_BUFFER_PTS (buf) = gst_util_uint64_scale_int (3 * HOP, GST_SECOND, RATE);
   GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
   fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
   /* Nothing drained, nothing reset. */
   fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
-  after = export_state (h->element, "sink_0");
+  after = export_state (h->element, "sink");
   fail_unless (snapshot_content_equal (before, after));
   g_bytes_unref (after);
 
   /* The next buffer with samples is the discontinuity. */
   push_signal (h, x + 3 * HOP, HOP, 1, HOP, 3 * HOP);
   push_signal (fresh, x + 3 * HOP, HOP, 1, HOP, 3 * HOP);
-  after = export_state (h->element, "sink_0");
-  expected = export_state (fresh->element, "sink_0");
+  after = export_state (h->element, "sink");
+  expected = export_state (fresh->element, "sink");
   fail_unless_equals_int (snapshot_content_equal (after, expected),
       reset_on_discont);
   g_bytes_unref (after);
@@ -357,7 +355,7 @@ push_time_segment (GstHarness *h)
 static guint64
 stat_of (GstElement *element, const gchar *field)
 {
-  GstPad *pad = gst_element_get_static_pad (element, "sink_0");
+  GstPad *pad = gst_element_get_static_pad (element, "sink");
   GstStructure *stats = NULL;
   guint64 v = 0;
 
@@ -402,8 +400,7 @@ GST_START_TEST (test_import_survives_stream_resets)
   gfloat *x = make_signal (n, 1, 44), *whole, *part1;
   GstHarness *ref = new_stream_harness (F32_CAPS (1));
   GstHarness *h1 = new_stream_harness (F32_CAPS (1));
-  GstHarness *h2
-      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h2 = gst_harness_new ("rnndenoise");
   GBytes *snap;
   guint64 resets;
 
@@ -412,13 +409,13 @@ GST_START_TEST (test_import_survives_stream_resets)
   fail_unless_equals_int (pull_all (ref, 1, &whole, 0), n);
   push_signal (h1, x, split, 1, 1000, 0);
   n_first = pull_all (h1, 1, &part1, 0);
-  snap = export_state (h1->element, "sink_0");
+  snap = export_state (h1->element, "sink");
 
   if (what == SURVIVE_READY_TO_PAUSED) {
     fail_unless_equals_int (gst_element_set_state (h2->element,
                                 GST_STATE_READY),
         GST_STATE_CHANGE_SUCCESS);
-    fail_unless (import_state (h2->element, "sink_0", snap));
+    fail_unless (import_state (h2->element, "sink", snap));
     resets = stat_of (h2->element, "resets");
     fail_unless_equals_int (gst_element_set_state (h2->element,
                                 GST_STATE_PLAYING),
@@ -427,7 +424,7 @@ GST_START_TEST (test_import_survives_stream_resets)
     fail_unless_equals_uint64 (stat_of (h2->element, "resets"), resets + 1);
     gst_harness_set_src_caps_str (h2, F32_CAPS (1));
   } else {
-    fail_unless (import_state (h2->element, "sink_0", snap));
+    fail_unless (import_state (h2->element, "sink", snap));
     gst_harness_set_src_caps_str (h2, F32_CAPS (1));
     if (what == SURVIVE_FLUSH) {
       gst_harness_push_event (h2, gst_event_new_flush_start ());
@@ -456,8 +453,7 @@ GST_END_TEST;
 GST_START_TEST (test_reset_drops_pending_import)
 {
   gboolean midstream = __i__ == 1;
-  GstHarness *h
-      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h = gst_harness_new ("rnndenoise");
   GstHarness *fresh = new_stream_harness (F32_CAPS (1));
   gfloat *x = make_signal (4 * HOP, 1, 45);
   GBytes *snap = mono_snapshot (), *got, *expected;
@@ -467,15 +463,15 @@ GST_START_TEST (test_reset_drops_pending_import)
     gst_harness_set_src_caps_str (h, F32_CAPS (1));
     push_signal (h, x, 2 * HOP, 1, HOP, 0);
   }
-  fail_unless (import_state (h->element, "sink_0", snap));
-  g_signal_emit_by_name (h->element, "reset", "sink_0", &ok);
+  fail_unless (import_state (h->element, "sink", snap));
+  g_signal_emit_by_name (h->element, "reset", "sink", &ok);
   fail_unless (ok);
   if (!midstream)
     gst_harness_set_src_caps_str (h, F32_CAPS (1));
   push_signal (h, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
   push_signal (fresh, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
-  got = export_state (h->element, "sink_0");
-  expected = export_state (fresh->element, "sink_0");
+  got = export_state (h->element, "sink");
+  expected = export_state (fresh->element, "sink");
   fail_unless (snapshot_content_equal (got, expected));
   fail_unless_equals_uint64 (stat_of (h->element, "imports"), 0);
 
@@ -494,7 +490,7 @@ GST_END_TEST;
 GST_START_TEST (test_state_change_forgets_stream)
 {
   GstHarness *h = new_stream_harness (F32_CAPS (1));
-  GstPad *pad = gst_element_get_static_pad (h->element, "sink_0");
+  GstPad *pad = gst_element_get_static_pad (h->element, "sink");
   gfloat *x = make_signal (6 * HOP, 1, 46), *y, *ref;
   GstStructure *stats = NULL;
   GBytes *snap = mono_snapshot ();
@@ -502,11 +498,11 @@ GST_START_TEST (test_state_change_forgets_stream)
   guint got;
 
   push_signal (h, x, 3 * HOP, 1, HOP, 0);
-  fail_unless (import_state (h->element, "sink_0", snap));
+  fail_unless (import_state (h->element, "sink", snap));
   gst_buffer_unref (gst_harness_pull (h)); /* the one output so far */
   fail_unless_equals_int (gst_element_set_state (h->element, GST_STATE_READY),
       GST_STATE_CHANGE_SUCCESS);
-  fail_unless (export_state (h->element, "sink_0") == NULL);
+  fail_unless (export_state (h->element, "sink") == NULL);
   g_object_get (pad, "state-stats", &stats, NULL);
   fail_unless (stats == NULL, "the stream was not forgotten");
 
@@ -540,13 +536,12 @@ GST_END_TEST;
  * change later: the new format starts from the initial state. */
 GST_START_TEST (test_applied_import_not_reapplied)
 {
-  GstHarness *h
-      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h = gst_harness_new ("rnndenoise");
   GstHarness *fresh = new_stream_harness (S16_CAPS (1));
   gfloat *x = make_signal (4 * HOP, 1, 47);
   GBytes *snap = mono_snapshot (), *got, *expected;
 
-  fail_unless (import_state (h->element, "sink_0", snap));
+  fail_unless (import_state (h->element, "sink", snap));
   gst_harness_set_src_caps_str (h, F32_CAPS (1));
   push_signal (h, x, 2 * HOP, 1, HOP, 0);
   fail_unless_equals_uint64 (stat_of (h->element, "imports"), 1);
@@ -554,8 +549,8 @@ GST_START_TEST (test_applied_import_not_reapplied)
   gst_harness_set_src_caps_str (h, S16_CAPS (1));
   push_signal (h, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
   push_signal (fresh, x + 2 * HOP, HOP, 1, HOP, 2 * HOP);
-  got = export_state (h->element, "sink_0");
-  expected = export_state (fresh->element, "sink_0");
+  got = export_state (h->element, "sink");
+  expected = export_state (fresh->element, "sink");
   fail_unless (snapshot_content_equal (got, expected),
       "the import was applied again after the caps change");
   fail_unless_equals_uint64 (stat_of (h->element, "imports"), 0);
@@ -578,8 +573,7 @@ GST_START_TEST (test_flush_one_stream_only)
   gfloat *x0 = make_signal (n, 1, 48), *x1 = make_signal (n, 1, 49);
   gfloat *y1, *ref1;
   GstBuffer *out;
-  GstHarness *h0
-      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h0 = gst_harness_new ("rnndenoise");
   GstHarness *h1
       = gst_harness_new_with_element (h0->element, "sink_1", "src_1");
   GBytes *state1, *ref_state1;

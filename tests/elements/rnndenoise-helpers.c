@@ -54,8 +54,7 @@ f32_buffer (const gfloat *x, guint n, guint channels, guint64 first_sample)
 GstHarness *
 new_stream_harness (const gchar *caps)
 {
-  GstHarness *h
-      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h = gst_harness_new ("rnndenoise");
 
   gst_harness_set_src_caps_str (h, caps);
   return h;
@@ -229,7 +228,7 @@ content_of (GBytes *snapshot)
 GBytes *
 snapshot_content (GstElement *element)
 {
-  GBytes *snap = export_state (element, "sink_0"), *content;
+  GBytes *snap = export_state (element, "sink"), *content;
 
   fail_unless (snap != NULL);
   content = content_of (snap);
@@ -256,7 +255,7 @@ mono_snapshot (void)
   GBytes *snap;
 
   push_signal (h, x, HOP, 1, HOP, 0);
-  snap = export_state (h->element, "sink_0");
+  snap = export_state (h->element, "sink");
   g_free (x);
   gst_harness_teardown (h);
   return snap;

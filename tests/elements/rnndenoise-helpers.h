@@ -65,6 +65,7 @@ gboolean all_zero (const gfloat *v, gsize n);
 GBytes *mono_snapshot (void);
 
 /* One function per test file, each adding its test case to the suite. */
+void rnndenoise_add_pad_tests (Suite *s);
 void rnndenoise_add_stream_tests (Suite *s);
 void rnndenoise_add_state_tests (Suite *s);
 void rnndenoise_add_error_tests (Suite *s);

@@ -12,17 +12,22 @@
 GST_START_TEST (test_child_proxy_pad_property)
 {
   GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
+  GstPad *first_pad = gst_element_get_static_pad (e, "sink");
   GstPad *pad = gst_element_request_pad_simple (e, "sink_%u");
   gdouble v = 0.0;
 
-  gst_child_proxy_set (GST_CHILD_PROXY (e), "sink_0::vad-threshold", 0.6, NULL);
-  g_object_get (pad, "vad-threshold", &v, NULL);
+  gst_child_proxy_set (GST_CHILD_PROXY (e), "sink::vad-threshold", 0.6, NULL);
+  gst_child_proxy_set (GST_CHILD_PROXY (e), "sink_1::vad-threshold", 0.3, NULL);
+  g_object_get (first_pad, "vad-threshold", &v, NULL);
   fail_unless (fabs (v - 0.6) < 1e-9);
+  g_object_get (pad, "vad-threshold", &v, NULL);
+  fail_unless (fabs (v - 0.3) < 1e-9);
   fail_unless_equals_int (gst_child_proxy_get_children_count (
                               GST_CHILD_PROXY (e)),
-      1);
+      2);
   gst_element_release_request_pad (e, pad);
   gst_object_unref (pad);
+  gst_object_unref (first_pad);
   gst_object_unref (e);
 }
 
@@ -111,7 +116,7 @@ GST_START_TEST (test_messages)
     const GstStructure *s = gst_message_get_structure (msg);
 
     if (gst_structure_has_name (s, "rnndenoise")) {
-      fail_unless_equals_string (gst_structure_get_string (s, "pad"), "sink_0");
+      fail_unless_equals_string (gst_structure_get_string (s, "pad"), "sink");
       fail_unless (gst_structure_get_double (s, "vad", &vad));
       fail_unless (vad >= 0.0 && vad <= 1.0);
       count++;

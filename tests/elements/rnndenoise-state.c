@@ -23,19 +23,19 @@ GST_START_TEST (test_persistence_and_reset)
   push_signal (a, x, HOP, 1, HOP, 0);
   push_signal (a, x + HOP, HOP, 1, HOP, HOP);
   push_signal (b, x, HOP, 1, HOP, 0);
-  g_signal_emit_by_name (b->element, "reset", "sink_0", &found);
+  g_signal_emit_by_name (b->element, "reset", "sink", &found);
   fail_unless (found);
   /* The whole state is the initial one: hidden state and DSP history. */
-  initial = export_state (fresh->element, "sink_0");
-  state_b = export_state (b->element, "sink_0");
+  initial = export_state (fresh->element, "sink");
+  state_b = export_state (b->element, "sink");
   fail_unless (snapshot_content_equal (state_b, initial));
   g_bytes_unref (state_b);
   push_signal (b, x + HOP, HOP, 1, HOP, HOP);
   push_signal (fresh, x + HOP, HOP, 1, HOP, HOP);
 
-  state_a = export_state (a->element, "sink_0");
-  state_b = export_state (b->element, "sink_0");
-  state_fresh = export_state (fresh->element, "sink_0");
+  state_a = export_state (a->element, "sink");
+  state_b = export_state (b->element, "sink");
+  state_fresh = export_state (fresh->element, "sink");
   fail_unless (snapshot_content_equal (state_b, state_fresh));
   sa = snapshot_hidden (state_a, &n);
   sb = snapshot_hidden (state_b, &n);
@@ -75,7 +75,7 @@ GST_START_TEST (test_state_pad_matches_export_state)
   for (k = 0; k < 10; k++) {
     push_signal (h, x + (gsize) k * HOP * 2, HOP, 2, HOP, (guint64) k * HOP);
     sbuf = gst_harness_pull (hs);
-    snap = export_state (h->element, "sink_0");
+    snap = export_state (h->element, "sink");
     hidden = snapshot_hidden (snap, &n);
     fail_unless_equals_uint64 (GST_BUFFER_OFFSET (sbuf), k);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (sbuf),
@@ -138,7 +138,7 @@ GST_START_TEST (test_state_immutable_and_formats)
   gst_harness_set_sink_caps_str (hs, caps);
   push_signal (h, x, HOP, 1, HOP, 0);
   kept = gst_harness_pull (hs);
-  snap = export_state (h->element, "sink_0");
+  snap = export_state (h->element, "sink");
   hidden = snapshot_hidden (snap, &n);
 
   negotiated = gst_pad_get_current_caps (hs->sinkpad);
@@ -232,8 +232,8 @@ GST_START_TEST (test_state_stats)
   GstHarness *h = new_stream_harness (F32_CAPS (1));
   GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
   GstHarness *u = new_stream_harness (F32_CAPS (1));
-  GstPad *sinkpad = gst_element_get_static_pad (h->element, "sink_0");
-  GstPad *unlinked = gst_element_get_static_pad (u->element, "sink_0");
+  GstPad *sinkpad = gst_element_get_static_pad (h->element, "sink");
+  GstPad *unlinked = gst_element_get_static_pad (u->element, "sink");
   gfloat *x = make_signal (10 * HOP, 1, 18);
   GstStructure *linked_stats, *unlinked_stats;
   guint64 inv, side, written, copies;
@@ -304,7 +304,7 @@ GST_END_TEST;
 static gfloat *
 hidden_of (GstElement *element, gsize *n)
 {
-  GBytes *snap = export_state (element, "sink_0");
+  GBytes *snap = export_state (element, "sink");
   gfloat *hidden = snapshot_hidden (snap, n);
 
   g_bytes_unref (snap);
@@ -346,7 +346,7 @@ GST_START_TEST (test_reset_events)
   hidden = hidden_of (h->element, &n);
   fail_if (all_zero (hidden, n));
   g_free (hidden);
-  before = export_state (h->element, "sink_0");
+  before = export_state (h->element, "sink");
 
   switch (reset_cases[__i__].what) {
     case RESET_FLUSH:
@@ -372,8 +372,8 @@ GST_START_TEST (test_reset_events)
   g_free (hidden);
   /* The whole state, DSP history included: a fresh stream's, or as it
    * was. */
-  after = export_state (h->element, "sink_0");
-  initial = export_state (fresh->element, "sink_0");
+  after = export_state (h->element, "sink");
+  initial = export_state (fresh->element, "sink");
   if (reset_cases[__i__].resets)
     fail_unless (snapshot_content_equal (after, initial));
   else
@@ -400,11 +400,11 @@ GST_START_TEST (test_midstream_reset_keeps_count)
   gboolean ok;
 
   /* A fresh stream's state still has its whole pre-roll ahead. */
-  fresh = export_state (other->element, "sink_0");
+  fresh = export_state (other->element, "sink");
   push_signal (h, x, 4800, 1, 1000, 0);
-  g_signal_emit_by_name (h->element, "reset", "sink_0", &ok);
+  g_signal_emit_by_name (h->element, "reset", "sink", &ok);
   push_signal (h, x + 4800, 4800, 1, 1000, 4800);
-  fail_unless (import_state (h->element, "sink_0", fresh));
+  fail_unless (import_state (h->element, "sink", fresh));
   push_signal (h, x + 9600, 4800, 1, 1000, 9600);
   gst_harness_push_event (h, gst_event_new_eos ());
   fail_unless_equals_int (pull_all (h, 1, &y, 0), 14400);
@@ -436,8 +436,8 @@ GST_START_TEST (test_discont)
   push_signal (fresh, x + 3 * HOP, HOP, 1, HOP, 10 * HOP);
 
   /* The whole state: hidden state and DSP history. */
-  a = export_state (h->element, "sink_0");
-  b = export_state (fresh->element, "sink_0");
+  a = export_state (h->element, "sink");
+  b = export_state (fresh->element, "sink");
   fail_unless_equals_int (snapshot_content_equal (a, b), reset_on_discont);
   g_bytes_unref (a);
   g_bytes_unref (b);
@@ -460,8 +460,7 @@ GST_START_TEST (test_migration_bit_exact)
   gfloat *x = make_signal (n, channels, 11), *whole, *part1, *part2;
   GstHarness *ref = new_stream_harness (F32_CAPS (2));
   GstHarness *h1 = new_stream_harness (F32_CAPS (2));
-  GstHarness *h2
-      = gst_harness_new_with_padnames ("rnndenoise", "sink_0", "src_0");
+  GstHarness *h2 = gst_harness_new ("rnndenoise");
   guint n_whole, n_first, n_second;
   GBytes *snap;
 
@@ -472,11 +471,11 @@ GST_START_TEST (test_migration_bit_exact)
 
   push_signal (h1, x, split, channels, chunk, 0);
   n_first = pull_all (h1, channels, &part1, 0);
-  snap = export_state (h1->element, "sink_0");
+  snap = export_state (h1->element, "sink");
   fail_unless (snap != NULL);
 
   /* Set before the stream starts: survives STREAM_START and caps. */
-  fail_unless (import_state (h2->element, "sink_0", snap));
+  fail_unless (import_state (h2->element, "sink", snap));
   gst_harness_set_src_caps_str (h2, F32_CAPS (2));
   push_signal (h2, x + (gsize) split * channels, n - split, channels, chunk,
       split);

@@ -5,7 +5,7 @@
  * model file the plugin embeds (RNNDENOISE_MODEL), so "bit-identical" here
  * means: the element adds nothing to and loses nothing from the processor.
  * Run one test with GST_CHECKS=test_name. The tests are in one file per
- * concern (rnndenoise-stream.c, -state.c, -errors.c, -properties.c,
+ * concern (rnndenoise-pads.c, -stream.c, -state.c, -errors.c, -properties.c,
  * -contract.c, -concurrency.c) and share rnndenoise-helpers.c; this file
  * makes them one suite.
  */
@@ -18,6 +18,7 @@ rnndenoise_suite (void)
 {
   Suite *s = suite_create ("rnndenoise");
 
+  rnndenoise_add_pad_tests (s);
   rnndenoise_add_stream_tests (s);
   rnndenoise_add_state_tests (s);
   rnndenoise_add_error_tests (s);

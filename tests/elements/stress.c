@@ -98,11 +98,21 @@ content_of (GBytes *snapshot)
   return g_bytes_new_take (key, size - 12);
 }
 
+/* Stream @index's pad: the first stream has the always pads "sink" and
+ * "src", the others "sink_N" and "src_N". */
+static gchar *
+stream_pad_name (const gchar *prefix, guint index)
+{
+  if (index == 0)
+    return g_strdup (prefix);
+  return g_strdup_printf ("%s_%u", prefix, index);
+}
+
 /* Records the stream's whole state as a completed one. */
 static void
 record_completed (Stream *st)
 {
-  gchar *name = g_strdup_printf ("sink_%u", st->index);
+  gchar *name = stream_pad_name ("sink", st->index);
   GBytes *snap = export_state (st->element, name);
 
   fail_unless (snap != NULL);
@@ -124,8 +134,8 @@ static void
 stream_init (Stream *st, GstElement *element, guint index)
 {
   static const guint chunks[] = { 160, 479, 480, 481, 1000, 4096, 333, 960 };
-  gchar *sink = g_strdup_printf ("sink_%u", index);
-  gchar *src = g_strdup_printf ("src_%u", index);
+  gchar *sink = stream_pad_name ("sink", index);
+  gchar *src = stream_pad_name ("src", index);
   gchar *caps, *state = g_strdup_printf ("state_%u", index);
 
   memset (st, 0, sizeof (*st));
@@ -209,14 +219,14 @@ app_call (App *app, GRand *rand, guint id, guint n_threads)
 {
   guint touched
       = N_UNTOUCHED + g_rand_int_range (rand, 0, N_STREAMS - N_UNTOUCHED);
-  gchar *pad = g_strdup_printf ("sink_%u", touched);
+  gchar *pad = stream_pad_name ("sink", touched);
   gboolean ok;
   GBytes *snap;
 
   switch (g_rand_int_range (rand, 0, 8)) {
     case 0: { /* snapshot of an untouched, checked stream */
       guint c = g_rand_int_range (rand, 0, N_CHECKED);
-      gchar *name = g_strdup_printf ("sink_%u", c);
+      gchar *name = stream_pad_name ("sink", c);
 
       snap = export_state (app->element, name);
       g_free (name);

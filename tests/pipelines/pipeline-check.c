@@ -18,7 +18,7 @@
  *       why, naming audioresample.
  *   pipeline-check latency PIPELINE NANOSECONDS
  *       In PIPELINE, the element named "d" adds NANOSECONDS of latency
- *       (its src_0's latency query minus its upstream's).
+ *       (its src's latency query minus its upstream's).
  *   pipeline-check observer PIPELINE MODE SAMPLES
  *       PIPELINE names its rnndenoise "d", the audio sink "as" and the
  *       state branch "sq ! ss". While it plays, the state branch goes away
@@ -436,8 +436,8 @@ check_latency (const gchar *description, const gchar *nanoseconds)
       || gst_element_get_state (pipeline, NULL, NULL, 20 * GST_SECOND)
           != GST_STATE_CHANGE_SUCCESS)
     FAIL ("the pipeline does not preroll: %s", description);
-  srcpad = gst_element_get_static_pad (d, "src_0");
-  sinkpad = gst_element_get_static_pad (d, "sink_0");
+  srcpad = gst_element_get_static_pad (d, "src");
+  sinkpad = gst_element_get_static_pad (d, "sink");
   total = min_latency (srcpad, FALSE);
   upstream = min_latency (sinkpad, TRUE);
   gst_object_unref (srcpad);

@@ -3,7 +3,8 @@
 # checked by pipeline-check. Run by meson (suite "pipeline"), which sets
 # the plugin path and a per-test registry:
 #   tests/pipelines/pipeline-tests.sh CASE PIPELINE_CHECK WORK_DIR
-# CASE: equal-counts, two-streams, state-stream, refuse-44k,
+# CASE: equal-counts, two-streams, plain-filter, playbin, state-stream,
+# refuse-44k,
 # refuse-44k-file, latency, state-eos-before-data, state-branch-gone.
 set -eu
 
@@ -75,8 +76,8 @@ LIST
     # both complete, each with as many samples as went in.
     launch rnndenoise name=d sink_1::attenuation-limit=20 \
       audiotestsrc wave=pink-noise samplesperbuffer=479 num-buffers=70 ! \
-        audio/x-raw,rate=48000,format=S16LE,channels=1 ! d.sink_0 \
-      d.src_0 ! wavenc ! filesink location=s0.wav \
+        audio/x-raw,rate=48000,format=S16LE,channels=1 ! d.sink \
+      d.src ! wavenc ! filesink location=s0.wav \
       audiotestsrc freq=300 samplesperbuffer=1024 num-buffers=40 ! \
         audio/x-raw,rate=48000,format=F32LE,channels=2 ! d.sink_1 \
       d.src_1 ! wavenc ! filesink location=s1.wav
@@ -103,6 +104,31 @@ LIST
         "$check" state "$out" "$caps" 479 60 480
       done
     done
+    ;;
+
+  plain-filter)
+    # The first stream on the always pads sink and src: linked with no pad
+    # names, its state on state_0.
+    launch audiotestsrc wave=pink-noise samplesperbuffer=480 num-buffers=30 ! \
+      audio/x-raw,rate=48000 ! rnndenoise name=d ! wavenc ! \
+      filesink location=plain.wav d.state_0 ! queue ! fakesink
+    "$check" wav-frames plain.wav $((480 * 30)) 48000 1
+    ;;
+
+  playbin)
+    # rnndenoise as playbin's audio filter: a 48 kHz file as it is, a
+    # 44.1 kHz one with audioresample in the filter (playbin puts only an
+    # audioconvert in front of its audio filter).
+    launch audiotestsrc wave=pink-noise samplesperbuffer=1000 num-buffers=30 ! \
+      audio/x-raw,rate=48000,channels=1 ! wavenc ! filesink location=in48.wav
+    launch playbin uri="file://$PWD/in48.wav" audio-filter=rnndenoise \
+      audio-sink="wavenc ! filesink location=out48.wav" video-sink=fakesink
+    "$check" wav-frames out48.wav $((1000 * 30)) 48000 1
+    launch audiotestsrc wave=pink-noise samplesperbuffer=1000 num-buffers=30 ! \
+      audio/x-raw,rate=44100,channels=1 ! wavenc ! filesink location=in44.wav
+    launch playbin uri="file://$PWD/in44.wav" \
+      audio-filter="audioresample ! rnndenoise" audio-sink=fakesink \
+      video-sink=fakesink
     ;;
 
   refuse-44k)
