@@ -687,6 +687,28 @@ dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
 }
 
 /**
+ * dsp_processor_get_frame_vad:
+ * @self: a processor
+ * @channel: 0..channels - 1
+ *
+ * The voice probability the network gave @channel's most recent frame
+ * computed by this processor (0 before any frame). Call from the streaming
+ * thread, after dsp_processor_process().
+ *
+ * Returns: a probability, 0..1.
+ */
+gfloat
+dsp_processor_get_frame_vad (const DspProcessor *self, guint channel)
+{
+  gfloat vad;
+
+  g_return_val_if_fail (self != NULL, 0.0f);
+  g_return_val_if_fail (channel < self->channels, 0.0f);
+  vad = self->vad[channel];
+  return isfinite (vad) ? CLAMP (vad, 0.0f, 1.0f) : 0.0f;
+}
+
+/**
  * dsp_processor_drain:
  * @self: a processor
  * @out: room for dsp_processor_get_latency() x channels samples

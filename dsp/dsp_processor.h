@@ -92,6 +92,8 @@ guint dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
     guint n_samples, const RnnStateDescriptor *side_desc, gpointer side_out,
     gsize side_out_size, DspProcessorReport *report);
 
+gfloat dsp_processor_get_frame_vad (const DspProcessor *self, guint channel);
+
 guint dsp_processor_drain (DspProcessor *self, gfloat *out);
 
 void dsp_processor_reset (DspProcessor *self, gboolean drop_pending_import);

@@ -1,0 +1,187 @@
+/* rnndenoise — the public C library: speech denoising with a GRU per 10 ms
+ * frame, without GStreamer
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * One header, one library (librnndenoise, pkg-config name rnndenoise).
+ *
+ * Two objects:
+ *
+ * - RnnDenoiseModel: the network weights and frame layout. Read-only once
+ *   loaded and reference-counted (rnndenoise_model_ref() and
+ *   rnndenoise_model_unref() are atomic), so one model may be shared by
+ *   any number of streams in any number of threads, and may be unreffed in
+ *   any order: each stream holds its own reference.
+ * - RnnDenoise: one stream of 1..64 interleaved channels (its recurrent
+ *   state, DSP history and settings). One stream object per thread: calls
+ *   on one object must not run concurrently. Different objects are
+ *   independent.
+ *
+ * Audio is at the model's sample rate (48000 Hz for the embedded model),
+ * float samples in -1..1 or int16, channels interleaved. Any number of
+ * samples per call. The output is the input denoised and delayed by
+ * rnndenoise_get_latency() samples (960, 20 ms, at 48 kHz): each call
+ * returns exactly as many samples as it takes, the first latency samples
+ * of a stream being silence. rnndenoise_drain() gives the tail.
+ *
+ * Nothing is allocated while processing: rnndenoise_process_float(),
+ * rnndenoise_process_int16(), the setters and the getters take no lock
+ * that another thread holds for long and do no I/O, so they may run in a
+ * real-time audio callback. Creation, export and import allocate.
+ *
+ * A snapshot (rnndenoise_export_state()) holds the whole stream: hidden
+ * state and DSP history, mid-frame included. Its bytes are the ones the
+ * GStreamer element rnndenoise gives from its export-state action, so a
+ * stream can move between the element and an application and continue
+ * bit-identically (docs/state-contract.md).
+ *
+ * Errors are negative codes (#RnnDenoiseError); rnndenoise_strerror()
+ * names a code and rnndenoise_get_error_message() gives the reason of a
+ * stream's last failure.
+ *
+ * Example: denoise mono int16 audio at 48 kHz.
+ *
+ *   #include <rnndenoise.h>
+ *
+ *   int err;
+ *   RnnDenoise *st = rnndenoise_new (NULL, 1, &err);   // embedded model
+ *   int16_t buf[480];
+ *
+ *   if (st == NULL) {
+ *     fprintf (stderr, "%s\n", rnndenoise_strerror (err));
+ *     return 1;
+ *   }
+ *   rnndenoise_set_attenuation_limit (st, 30.0f);      // at most -30 dB
+ *   while (read_samples (buf, 480) == 480) {
+ *     rnndenoise_process_int16 (st, buf, buf, 480);    // in place
+ *     printf ("voice %.2f\n", rnndenoise_get_vad (st));
+ *     write_samples (buf, 480);
+ *   }
+ *   rnndenoise_free (st);
+ *
+ * Build with: cc app.c $(pkg-config --cflags --libs rnndenoise)
+ */
+#ifndef RNNDENOISE_H
+#define RNNDENOISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define RNNDENOISE_API
+#elif defined(__GNUC__)
+#define RNNDENOISE_API __attribute__ ((visibility ("default")))
+#else
+#define RNNDENOISE_API
+#endif
+
+/**
+ * RnnDenoiseError:
+ * @RNNDENOISE_OK: success
+ * @RNNDENOISE_ERROR_INVALID_ARGUMENT: a NULL object, a channel count out of
+ *   1..64 or a negative length
+ * @RNNDENOISE_ERROR_MODEL: the model file is unreadable or invalid
+ * @RNNDENOISE_ERROR_SNAPSHOT: a snapshot was refused (damaged, another
+ *   model, another channel count); the stream is unchanged
+ * @RNNDENOISE_ERROR_BUFFER_TOO_SMALL: the caller's buffer is too small
+ */
+typedef enum
+{
+  RNNDENOISE_OK = 0,
+  RNNDENOISE_ERROR_INVALID_ARGUMENT = -1,
+  RNNDENOISE_ERROR_MODEL = -2,
+  RNNDENOISE_ERROR_SNAPSHOT = -3,
+  RNNDENOISE_ERROR_BUFFER_TOO_SMALL = -4,
+} RnnDenoiseError;
+
+typedef struct RnnDenoiseModel RnnDenoiseModel;
+typedef struct RnnDenoise RnnDenoise;
+
+/* The library's version, "MAJOR.MINOR.MICRO". */
+RNNDENOISE_API const char *rnndenoise_version (void);
+
+/* A static English description of an error code. */
+RNNDENOISE_API const char *rnndenoise_strerror (int error);
+
+/* Models. @error (may be NULL) receives an #RnnDenoiseError; @message (may
+ * be NULL) receives the reason of a failure, truncated to @message_size
+ * bytes including the terminating NUL. Returns a new reference, or NULL. */
+RNNDENOISE_API RnnDenoiseModel *rnndenoise_model_new_default (int *error);
+RNNDENOISE_API RnnDenoiseModel *rnndenoise_model_new_from_file (const char
+                                                                    *path,
+    int *error, char *message, size_t message_size);
+RNNDENOISE_API RnnDenoiseModel *rnndenoise_model_ref (RnnDenoiseModel *model);
+/* Accepts NULL. */
+RNNDENOISE_API void rnndenoise_model_unref (RnnDenoiseModel *model);
+/* Samples per second per channel the model works at. */
+RNNDENOISE_API int rnndenoise_model_get_sample_rate (
+    const RnnDenoiseModel *model);
+
+/* Streams. @model NULL uses the embedded default model; otherwise the
+ * stream takes its own reference. @channels: 1..64, interleaved. */
+RNNDENOISE_API RnnDenoise *rnndenoise_new (RnnDenoiseModel *model, int channels,
+    int *error);
+/* Accepts NULL. */
+RNNDENOISE_API void rnndenoise_free (RnnDenoise *st);
+
+RNNDENOISE_API int rnndenoise_get_channels (const RnnDenoise *st);
+RNNDENOISE_API int rnndenoise_get_sample_rate (const RnnDenoise *st);
+/* The delay between input and output, in samples per channel. */
+RNNDENOISE_API int rnndenoise_get_latency (const RnnDenoise *st);
+/* Samples per channel in one network frame (480 at 48 kHz). */
+RNNDENOISE_API int rnndenoise_get_frame_size (const RnnDenoise *st);
+
+/* Denoise @n_samples samples per channel: @in and @out hold
+ * @n_samples x channels interleaved samples, and may be the same buffer.
+ * Returns @n_samples, or a negative #RnnDenoiseError. int16 samples are
+ * scaled by 1/32768 in and rounded and clamped out, as the element does. */
+RNNDENOISE_API int rnndenoise_process_float (RnnDenoise *st, const float *in,
+    float *out, int n_samples);
+RNNDENOISE_API int rnndenoise_process_int16 (RnnDenoise *st, const int16_t *in,
+    int16_t *out, int n_samples);
+
+/* The stream's tail, as if silence followed: writes up to
+ * rnndenoise_get_latency() x channels samples to @out and returns how many
+ * per channel. Leaves the stream as it was (a later snapshot or process
+ * call continues the stream without the tail). */
+RNNDENOISE_API int rnndenoise_drain (RnnDenoise *st, float *out);
+
+/* The voice probability (0..1) of the last completed frame, the largest
+ * over the channels; 0 before the first frame. */
+RNNDENOISE_API float rnndenoise_get_vad (const RnnDenoise *st);
+
+/* Back to the state of a new stream (settings are kept). */
+RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
+
+/* Settings; each takes effect at the next frame.
+ * Attenuation limit: the largest attenuation in dB, 0 = unlimited
+ * (default 0). VAD threshold: frames whose voice probability stays below
+ * it are attenuated down to the limit, 0 disables the gate (default 0).
+ * VAD hold: milliseconds the gate stays open after speech (default 200). */
+RNNDENOISE_API int rnndenoise_set_attenuation_limit (RnnDenoise *st, float db);
+RNNDENOISE_API int rnndenoise_set_vad_threshold (RnnDenoise *st,
+    float threshold);
+RNNDENOISE_API int rnndenoise_set_vad_hold (RnnDenoise *st, float ms);
+
+/* Snapshots. rnndenoise_export_state() with @data NULL stores the size in
+ * @size; otherwise it writes the snapshot if *@size is large enough and
+ * stores its size in @size. rnndenoise_import_state() validates the
+ * snapshot against the stream (model, channels, layout) and applies it at
+ * the next process call; a refused snapshot changes nothing. */
+RNNDENOISE_API int rnndenoise_export_state (RnnDenoise *st, void *data,
+    size_t *size);
+RNNDENOISE_API int rnndenoise_import_state (RnnDenoise *st, const void *data,
+    size_t size);
+
+/* The reason of @st's last failed call ("" if none); valid until the next
+ * call on @st. */
+RNNDENOISE_API const char *rnndenoise_get_error_message (const RnnDenoise *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RNNDENOISE_H */
