@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""The same input through librnndenoise, the LADSPA plugin (applyplugin and
+GStreamer's ladspa bridge), the LV2 plugin (lv2apply and GStreamer's lv2
+bridge) and the rnndenoise element gives the same samples.
+
+The library and the plugins delay the output by the latency (960 samples at
+48 kHz, the first 960 being silence); the element drops that pre-roll and
+drains the tail, so its output is the library's shifted by the latency.
+Float paths are compared bit for bit; the 16-bit files of applyplugin and
+lv2apply within the rounding of their own float-to-int16 conversion.
+
+Usage: hosts-test.py LIBRNNDENOISE LADSPA_DIR LV2_MODULE LV2_TTL_DIR
+       [GST_PLUGIN_DIR GST_SYSTEM_PLUGIN_DIR]
+"""
+import array
+import ctypes
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import wave
+
+RATE = 48000
+N = RATE * 3 // 2
+LATENCY = 960
+LV2_URI = "urn:rnndenoise:lv2:mono"
+
+
+def signal(seed, f0):
+    """A voice-like tone in white noise, int16."""
+    import math
+    out = array.array("h")
+    x = seed
+    for i in range(N):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        noise = (x / 0x7FFFFFFF - 0.5) * 0.2
+        f = f0 + 20.0 * math.sin(2 * math.pi * 3.0 * i / RATE)
+        v = 0.25 * math.sin(2 * math.pi * f * i / RATE) * (1 if (i // 12000) % 2 else 0.2)
+        out.append(int(round(max(-1.0, min(1.0, v + noise)) * 20000)))
+    return out
+
+
+def write_wav(path, channels, samples):
+    with wave.open(path, "wb") as w:
+        w.setnchannels(channels)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(samples.tobytes())
+
+
+def read_wav(path):
+    """16-bit PCM or 32-bit float WAV: (format, channels, samples)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    pos, fmt, channels, body = 12, None, None, None
+    while pos + 8 <= len(data):
+        cid, size = data[pos:pos + 4], struct.unpack("<I", data[pos + 4:pos + 8])[0]
+        chunk = data[pos + 8:pos + 8 + size]
+        if cid == b"fmt ":
+            fmt, channels = struct.unpack("<HH", chunk[:4])
+        elif cid == b"data":
+            body = chunk
+        pos += 8 + size + (size & 1)
+    samples = array.array("f" if fmt == 3 else "h")
+    samples.frombytes(body[:len(body) - len(body) % samples.itemsize])
+    return fmt, channels, samples
+
+
+def library_output(lib, samples, channels):
+    """Float output of rnndenoise_process_float on samples / 32768."""
+    n = len(samples) // channels
+    buf = (ctypes.c_float * len(samples))(*[s / 32768.0 for s in samples])
+    err = ctypes.c_int(0)
+    lib.rnndenoise_new.restype = ctypes.c_void_p
+    st = lib.rnndenoise_new(None, channels, ctypes.byref(err))
+    assert st, "rnndenoise_new failed: %d" % err.value
+    st = ctypes.c_void_p(st)
+    assert lib.rnndenoise_get_latency(st) == LATENCY
+    assert lib.rnndenoise_process_float(st, buf, buf, n) == n
+    lib.rnndenoise_free(st)
+    return list(buf)
+
+
+def run(cmd, env):
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("%s failed (%d):\n%s%s" % (cmd[0], p.returncode, p.stdout, p.stderr))
+    return p.stdout
+
+
+# How hosts write floats to 16-bit files: round at 32768, round at 32767
+# (libsndfile), truncate at 32767.
+CONVERSIONS = (
+    lambda r: max(-32768, min(32767, int(round(r * 32768.0)))),
+    lambda r: max(-32768, min(32767, int(round(r * 32767.0)))),
+    lambda r: max(-32768, min(32767, int(r * 32767.0))),
+)
+
+
+def compare_int16(name, got, ref):
+    """got: int16 file samples; ref: the library's float samples."""
+    assert len(got) >= len(ref), "%s: %d samples, expected %d" % (name, len(got), len(ref))
+    worst = max(abs(g - r * 32768.0) for g, r in zip(got, ref))
+    exact = max(sum(1 for g, r in zip(got, ref) if g == conv(r)) for conv in CONVERSIONS)
+    print("%-32s %d samples, %.1f%% equal to the library's output converted, "
+          "largest difference %.2f LSB" % (name, len(ref), 100.0 * exact / len(ref), worst))
+    assert worst <= 2.0, "%s differs from the library by %.2f LSB" % (name, worst)
+
+
+def compare_float(name, got, ref):
+    assert len(got) >= len(ref), "%s: %d samples, expected %d" % (name, len(got), len(ref))
+    diff = sum(1 for g, r in zip(got, ref) if struct.pack("f", g) != struct.pack("f", r))
+    print("%-32s %d samples, %d differ from the library (bit for bit)" % (name, len(ref), diff))
+    assert diff == 0
+
+
+def main():
+    libpath, ladspa_dir, lv2_module, lv2_ttl_dir = sys.argv[1:5]
+    gst_dirs = sys.argv[5:7]
+    lib = ctypes.CDLL(libpath)
+    tmp = tempfile.mkdtemp()
+    try:
+        bundle = os.path.join(tmp, "lv2", "rnndenoise.lv2")
+        os.makedirs(bundle)
+        os.symlink(os.path.abspath(lv2_module), os.path.join(bundle, os.path.basename(lv2_module)))
+        for ttl in ("manifest.ttl", "rnndenoise.ttl"):
+            shutil.copy(os.path.join(lv2_ttl_dir, ttl), bundle)
+        # The modules find the uninstalled librnndenoise through LD_LIBRARY_PATH
+        # (their build RUNPATH is relative to their own folder).
+        libdir = os.path.dirname(os.path.abspath(libpath))
+        ld_path = os.pathsep.join(p for p in (libdir, os.environ.get("LD_LIBRARY_PATH")) if p)
+        env = dict(os.environ, LADSPA_PATH=ladspa_dir, LV2_PATH=os.path.join(tmp, "lv2"),
+                   LD_LIBRARY_PATH=ld_path)
+
+        mono = signal(7, 150.0)
+        right = signal(11, 210.0)
+        stereo = array.array("h")
+        for a, b in zip(mono, right):
+            stereo.extend((a, b))
+        mono_wav, stereo_wav = os.path.join(tmp, "mono.wav"), os.path.join(tmp, "stereo.wav")
+        write_wav(mono_wav, 1, mono)
+        write_wav(stereo_wav, 2, stereo)
+        ref_mono = library_output(lib, mono, 1)
+        ref_stereo = library_output(lib, stereo, 2)
+        assert all(v == 0.0 for v in ref_mono[:LATENCY])
+
+        # The hosts see the plugins.
+        out = run(["analyseplugin", "rnndenoise-ladspa"], env)
+        assert "rnndenoise_mono" in out and "rnndenoise_stereo" in out, out
+        out = run(["lv2info", LV2_URI], env)
+        assert "Has latency:       yes, reported by port 6" in out, out
+
+        # LADSPA through applyplugin (16-bit files), mono and stereo.
+        out_wav = os.path.join(tmp, "ladspa-mono.wav")
+        run(["applyplugin", mono_wav, out_wav, "rnndenoise-ladspa", "rnndenoise_mono", "0", "0"], env)
+        compare_int16("applyplugin rnndenoise_mono", read_wav(out_wav)[2], ref_mono)
+        out_wav = os.path.join(tmp, "ladspa-stereo.wav")
+        run(["applyplugin", stereo_wav, out_wav, "rnndenoise-ladspa", "rnndenoise_stereo", "0", "0"], env)
+        compare_int16("applyplugin rnndenoise_stereo", read_wav(out_wav)[2], ref_stereo)
+
+        # LV2 through lv2apply.
+        out_wav = os.path.join(tmp, "lv2.wav")
+        run(["lv2apply", "-i", mono_wav, "-o", out_wav, LV2_URI], env)
+        compare_int16("lv2apply " + LV2_URI, read_wav(out_wav)[2], ref_mono)
+
+        if gst_dirs and shutil.which("gst-launch-1.0"):
+            gst_compare(env, tmp, gst_dirs, mono_wav, ref_mono)
+        else:
+            print("GStreamer paths not tested: no plugin build or gst-launch-1.0")
+    finally:
+        shutil.rmtree(tmp)
+
+
+def gst_compare(env, tmp, gst_dirs, mono_wav, ref):
+    """The element and GStreamer's ladspa and lv2 bridges, float output."""
+    env = dict(env,
+               GST_PLUGIN_SYSTEM_PATH_1_0="",
+               GST_PLUGIN_PATH_1_0=os.pathsep.join(gst_dirs),
+               GST_REGISTRY_1_0=os.path.join(tmp, "registry.bin"),
+               GST_REGISTRY_FORK="no",
+               GST_PLUGIN_LOADING_WHITELIST="coreelements,wavparse,audioconvert,wavenc,rnndenoise,ladspa,lv2")
+    elements = [
+        ("rnndenoise", "element rnndenoise", True),
+        ("ladspa-rnndenoise-ladspa-so-rnndenoise-mono", "gst ladspa bridge", False),
+        ("urn-rnndenoise-lv2-mono", "gst lv2 bridge", False),
+    ]
+    for factory, name, aligned in elements:
+        out_wav = os.path.join(tmp, factory + ".wav")
+        run(["gst-launch-1.0", "-q", "filesrc", "location=" + mono_wav, "!", "wavparse", "!",
+             "audioconvert", "!", "audio/x-raw,format=F32LE", "!", factory, "!", "wavenc",
+             "!", "filesink", "location=" + out_wav], env)
+        fmt, channels, got = read_wav(out_wav)
+        assert fmt == 3 and channels == 1
+        if aligned:
+            # Pre-roll dropped: sample i is the library's sample i + latency.
+            compare_float(name + " (shifted)", got[:N - LATENCY], ref[LATENCY:])
+        else:
+            compare_float(name, got[:N], ref)
+
+
+if __name__ == "__main__":
+    main()
