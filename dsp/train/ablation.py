@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""Score model files on held-out test mixtures, for the model card's
+ablation table.
+
+    ablation.py FORWARD TESTDIR NAME=MODEL [NAME=MODEL ...] [--jobs J]
+
+FORWARD is the rnndenoise-forward tool; TESTDIR a test/ or test-real/
+folder written by synth.py (snrS/ subfolders, manifest.tsv). Every model
+denoises every mixture with the element's own processor (no attenuation
+limit; output aligned with the input), and the mixtures are scored with the
+quality evaluation's metrics: mean ΔSI-SDR over −5…10 dB, speech energy
+lost in speech-dominated bins, noise reduction where no one speaks, and
+ΔSI-SDR on the hum, babble and room mixtures. Prints a Markdown table.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from scipy.io import wavfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "quality"))
+import metrics  # noqa: E402
+
+LOW_SNRS = (-5.0, 0.0, 5.0, 10.0)
+KINDS = ("hum", "babble", "room")
+
+
+def read(path):
+    rate, x = wavfile.read(path)
+    return x.astype(np.float64)
+
+
+def mixtures(testdir):
+    """(stem, snr, noise kind) of every mixture in the manifest."""
+    rows = []
+    with open(os.path.join(testdir, "manifest.tsv")) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            r = dict(zip(header, line.rstrip("\n").split("\t")))
+            rows.append((r["name"], float(r["snr"]), r["noise"]))
+    return rows
+
+
+def score(forward, model, testdir, stem, out):
+    """Denoise one mixture; returns its figures."""
+    base = os.path.join(testdir, stem)
+    subprocess.run([forward, "denoise", model, base + "_noisy.wav", out],
+                   check=True, stdout=subprocess.DEVNULL)
+    clean, noisy = read(base + "_clean.wav"), read(base + "_noisy.wav")
+    y = read(out)[:clean.size]
+    free = metrics.activity(clean)[1]
+    return {"d_sisdr": metrics.si_sdr(clean, y) - metrics.si_sdr(clean, noisy),
+            "lost": metrics.speech_energy_lost(clean, noisy - clean, y),
+            "nr": metrics.noise_reduction(noisy, y, free)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("forward")
+    ap.add_argument("testdir")
+    ap.add_argument("models", nargs="+", metavar="NAME=MODEL")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    rows = mixtures(args.testdir)
+    print("| model | ΔSI-SDR −5…10 dB | speech lost (dB) | noise reduction "
+          "where no one speaks (dB) | %s |" % " | ".join(
+              "ΔSI-SDR %s" % k for k in KINDS))
+    print("|---|---|---|---|%s" % ("---|" * len(KINDS)))
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec in args.models:
+            name, model = spec.split("=", 1)
+            with ThreadPoolExecutor(max_workers=args.jobs) as ex:
+                res = list(ex.map(
+                    lambda k: score(args.forward, model, args.testdir,
+                                    rows[k][0],
+                                    os.path.join(tmp, "%d.wav" % k)),
+                    range(len(rows))))
+            low = [r["d_sisdr"] for r, m in zip(res, rows)
+                   if m[1] in LOW_SNRS]
+            nr = [r["nr"] for r in res if np.isfinite(r["nr"])]
+            kinds = [np.mean([r["d_sisdr"] for r, m in zip(res, rows)
+                              if m[2] == k] or [np.nan]) for k in KINDS]
+            print("| %s | %+.2f | %.2f | %.1f | %s |" % (
+                name, np.mean(low), np.nanmean([r["lost"] for r in res]),
+                np.mean(nr), " | ".join("%+.2f" % v for v in kinds)),
+                flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
