@@ -93,7 +93,7 @@ static guint gst_rnn_denoise_signals[LAST_SIGNAL];
 #define AUDIO_CAPS \
   "audio/x-raw, format = (string) { " GST_AUDIO_NE (F32) ", " \
   GST_AUDIO_NE (S16) " }, layout = (string) interleaved, " \
-  "rate = (int) [ 8000, 192000 ], channels = (int) [ 1, " \
+  "rate = (int) " G_STRINGIFY (GST_RNN_DENOISE_RATE) ", channels = (int) [ 1, " \
   G_STRINGIFY (GST_RNN_DENOISE_MAX_CHANNELS) " ]"
 #define STATE_CAPS \
   "application/x-rnn-state, format = (string) { F32LE, S16LE, S8 }"

@@ -44,6 +44,14 @@ gst_rnn_denoise_get_model (GstRnnDenoise *self, GError **error)
     loaded = dsp_model_new_from_bytes (bytes, error);
     g_bytes_unref (bytes);
   }
+  if (loaded != NULL
+      && dsp_model_get_frame_config (loaded)->sample_rate
+          != GST_RNN_DENOISE_RATE) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "the model runs at %u Hz; the element runs models at %d Hz",
+        dsp_model_get_frame_config (loaded)->sample_rate, GST_RNN_DENOISE_RATE);
+    g_clear_pointer (&loaded, dsp_model_unref);
+  }
   if (loaded == NULL) {
     g_free (path);
     return NULL;

@@ -53,6 +53,11 @@ G_BEGIN_DECLS
 
 #define DEFAULT_PAD_OVERRIDE -1.0
 
+/* The rate of the models the element can run, in the pad templates: the
+ * embedded model's. A model file at another rate is refused when it is
+ * loaded, so that the templates never promise what the pads refuse. */
+#define GST_RNN_DENOISE_RATE 48000
+
 /* Channels per stream: the caps and the import check both use it. */
 #define GST_RNN_DENOISE_MAX_CHANNELS 8
 

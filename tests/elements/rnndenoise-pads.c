@@ -165,6 +165,42 @@ GST_START_TEST (test_parse_launch_without_pad_names)
 
 GST_END_TEST;
 
+/* The templates and the caps query name the model's rate only, in any
+ * state: upstream that cannot give it fails at linking. */
+GST_START_TEST (test_caps_only_model_rate)
+{
+  GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
+  const gchar *names[] = { "sink", "src", "sink_%u", "src_%u" };
+  GstPad *sink = gst_element_get_static_pad (e, "sink");
+  GstCaps *caps, *at44;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    GstPadTemplate *t = gst_element_get_pad_template (e, names[i]);
+    GstStructure *s = gst_caps_get_structure (GST_PAD_TEMPLATE_CAPS (t), 0);
+    gint rate = 0;
+
+    fail_unless (gst_structure_get_int (s, "rate", &rate), "%s", names[i]);
+    fail_unless_equals_int (rate, RATE);
+  }
+  at44 = gst_caps_from_string ("audio/x-raw,format=F32LE,rate=44100,"
+                               "channels=1,layout=interleaved");
+  caps = gst_pad_query_caps (sink, NULL);
+  fail_if (gst_caps_can_intersect (caps, at44), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_SUCCESS);
+  caps = gst_pad_query_caps (sink, NULL);
+  fail_if (gst_caps_can_intersect (caps, at44), "%" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_caps_unref (at44);
+  gst_object_unref (sink);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 void
 rnndenoise_add_pad_tests (Suite *s)
 {
@@ -176,5 +212,6 @@ rnndenoise_add_pad_tests (Suite *s)
   tcase_add_test (tc, test_state_pad_names);
   tcase_add_test (tc, test_plain_harness_and_state_0);
   tcase_add_test (tc, test_parse_launch_without_pad_names);
+  tcase_add_test (tc, test_caps_only_model_rate);
   suite_add_tcase (s, tc);
 }

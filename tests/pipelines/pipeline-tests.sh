@@ -3,8 +3,8 @@
 # checked by pipeline-check. Run by meson (suite "pipeline"), which sets
 # the plugin path and a per-test registry:
 #   tests/pipelines/pipeline-tests.sh CASE PIPELINE_CHECK WORK_DIR
-# CASE: equal-counts, two-streams, plain-filter, playbin, state-stream,
-# refuse-44k,
+# CASE: equal-counts, two-streams, plain-filter, playbin, decodebin,
+# state-stream, refuse-44k,
 # refuse-44k-file, latency, state-eos-before-data, state-branch-gone.
 set -eu
 
@@ -131,11 +131,64 @@ LIST
       video-sink=fakesink
     ;;
 
+  decodebin)
+    # gst-launch-1.0 itself (skipped where it cannot load a sanitized plugin).
+    [ -z "${RNNDENOISE_TEST_LAUNCHER:-}" ] || exit 77
+    # decodebin's 44.1 kHz pad cannot link to rnndenoise (its caps name
+    # only the model's rate): the link fails and the pipeline stops; with
+    # audioconvert ! audioresample between them it runs.
+    launch audiotestsrc num-buffers=10 ! audio/x-raw,rate=44100 ! wavenc ! \
+      filesink location=in44.wav
+    # (gst-launch-1.0 1.22 may hang after the error, in any pipeline whose
+    # error comes before its main loop runs: a timeout counts as failed.)
+    rc=0
+    timeout 20 gst-launch-1.0 filesrc location=in44.wav ! decodebin ! \
+      rnndenoise ! fakesink >out.txt 2>&1 || rc=$?
+    cat out.txt
+    if [ $rc -eq 0 ]; then
+      echo "decodebin ! rnndenoise ran at 44.1 kHz"
+      exit 1
+    fi
+    grep -q "linking failed" out.txt
+    launch filesrc location=in44.wav ! decodebin ! audioconvert ! \
+      audioresample ! rnndenoise ! fakesink
+    ;;
+
   refuse-44k)
-    # 44.1 kHz without audioresample: negotiation fails, and the element
-    # says what it takes and to put audioresample in front.
-    "$check" refusal "audiotestsrc num-buffers=10 ! \
-      audio/x-raw,rate=44100 ! rnndenoise ! fakesink"
+    # gst-launch-1.0 itself (skipped where it cannot load a sanitized plugin).
+    [ -z "${RNNDENOISE_TEST_LAUNCHER:-}" ] || exit 77
+    # 44.1 kHz without audioresample, with gst-launch-1.0 itself, 30 times:
+    # the caps name only the model's rate, so the pipeline fails when it
+    # is built, naming the element and the rate, and never hangs (when it
+    # got as far as playing, an error posted before gst-launch-1.0 ran
+    # its main loop was lost and the pipeline stayed in preroll).
+    n=0
+    while [ $n -lt 30 ]; do
+      n=$((n + 1))
+      rc=0
+      timeout 20 gst-launch-1.0 audiotestsrc num-buffers=10 ! \
+        audio/x-raw,rate=44100 ! rnndenoise ! fakesink >out.txt 2>&1 || rc=$?
+      if [ $rc -eq 124 ]; then
+        cat out.txt
+        echo "run $n hung"
+        exit 1
+      fi
+      if [ $rc -eq 0 ] || ! grep -q "rnndenoise0 can't handle caps.*44100" out.txt
+      then
+        cat out.txt
+        echo "run $n: exit status $rc, no refusal naming rnndenoise and 44100"
+        exit 1
+      fi
+    done
+    cat out.txt
+    echo "30 runs, none hung"
+    # With a queue between them the same.
+    rc=0
+    timeout 20 gst-launch-1.0 audiotestsrc num-buffers=10 ! \
+      audio/x-raw,rate=44100 ! queue ! rnndenoise ! fakesink >out.txt 2>&1 \
+      || rc=$?
+    cat out.txt
+    [ $rc -ne 0 ] && [ $rc -ne 124 ]
     ;;
 
   refuse-44k-file)
