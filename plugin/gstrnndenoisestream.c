@@ -186,25 +186,31 @@ is_silence (const gfloat *samples, gsize n)
 
 /* Pushes @n output samples in the input buffer @buf itself (it is never
  * larger than the input), so steady-state audio needs no allocation when
- * upstream lets go of its buffers. Takes ownership of @buf. */
+ * upstream lets go of its buffers. @samples NULL: the output is already in
+ * @buf (processed in place), and @silent says whether it is all zero.
+ * Takes ownership of @buf. */
 static GstFlowReturn
 push_in_input_buffer (GstRnnDenoisePad *pad, GstBuffer *buf,
-    const gfloat *samples, guint n, GstClockTime pts)
+    const gfloat *samples, gboolean silent, guint n, GstClockTime pts)
 {
   if (n == 0) {
     gst_buffer_unref (buf);
     return GST_FLOW_OK;
   }
-  if ((gsize) n * pad->info.bpf > gst_buffer_get_size (buf)) {
+  if (samples != NULL
+      && (gsize) n * pad->info.bpf > gst_buffer_get_size (buf)) {
     /* More out than in: silence added after a mid-stream reset. */
     gst_buffer_unref (buf);
     return push_samples (pad, samples, n, pts);
   }
   buf = gst_buffer_make_writable (buf);
   gst_buffer_resize (buf, 0, (gssize) n * pad->info.bpf);
-  if (!write_samples (pad, buf, samples, n)) {
-    gst_buffer_unref (buf);
-    return GST_FLOW_ERROR;
+  if (samples != NULL) {
+    if (!write_samples (pad, buf, samples, n)) {
+      gst_buffer_unref (buf);
+      return GST_FLOW_ERROR;
+    }
+    silent = is_silence (samples, (gsize) n * pad->info.channels);
   }
   GST_BUFFER_PTS (buf) = pts;
   GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
@@ -214,8 +220,7 @@ push_in_input_buffer (GstRnnDenoisePad *pad, GstBuffer *buf,
   GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_DISCONT);
   /* The output lags the input: a GAP buffer's output may carry the real
    * audio before it. Only silence keeps the flag. */
-  if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP)
-      && !is_silence (samples, (gsize) n * pad->info.channels))
+  if (GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_GAP) && !silent)
     GST_BUFFER_FLAG_UNSET (buf, GST_BUFFER_FLAG_GAP);
   mark_discont (pad, buf);
   return gst_pad_push (pad->srcpad, buf);
@@ -314,18 +319,25 @@ drain (GstRnnDenoisePad *pad)
       sample_time (pad, (gint64) pad->in_samples - n));
 }
 
+/* The pad's work buffer, with room for @n samples and a latency's worth
+ * more: see keep_sample_count (). */
+static gfloat *
+work_for (GstRnnDenoisePad *pad, guint n)
+{
+  return ensure_work (pad,
+      (gsize) n * pad->info.channels
+          + (gsize) pad->info.channels
+              * dsp_processor_get_latency (pad->processor)
+          + 1);
+}
+
 /* Copies the input buffer, as F32, into the pad's work buffer, where the
  * processor then writes its output in place. */
 static gfloat *
 input_samples (GstRnnDenoisePad *pad, GstMapInfo *map, guint n)
 {
   gsize i, total = (gsize) n * pad->info.channels;
-  /* Room for a latency's worth more: see keep_sample_count (). */
-  gfloat *work = ensure_work (pad,
-      total
-          + (gsize) pad->info.channels
-              * dsp_processor_get_latency (pad->processor)
-          + 1);
+  gfloat *work = work_for (pad, n);
 
   if (GST_AUDIO_INFO_FORMAT (&pad->info) == GST_AUDIO_FORMAT_F32)
     memcpy (work, map->data, total * sizeof (gfloat));
@@ -348,6 +360,19 @@ input_frames (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstBuffer *buf)
     pad->warned_odd_size = TRUE;
   }
   return (guint) (size / pad->info.bpf);
+}
+
+/* F32 input in a buffer we may write to (one reference, one writable
+ * memory) is processed where it is: mapped for reading and writing into
+ * @map. Returns FALSE, with nothing mapped, otherwise. */
+static gboolean
+map_in_place (GstRnnDenoisePad *pad, GstBuffer *buf, GstMapInfo *map)
+{
+  if (GST_AUDIO_INFO_FORMAT (&pad->info) != GST_AUDIO_FORMAT_F32
+      || !gst_buffer_is_writable (buf) || gst_buffer_n_memory (buf) != 1
+      || !gst_memory_is_writable (gst_buffer_peek_memory (buf, 0)))
+    return FALSE;
+  return gst_buffer_map (buf, map, GST_MAP_READWRITE);
 }
 
 /* The @n samples of @buf as F32 in the pad's work buffer, or NULL (with
@@ -437,11 +462,13 @@ handle_discont (GstRnnDenoisePad *pad, GstBuffer *buf,
 }
 
 /* Accounts for one processed buffer of @n input samples that gave
- * *@produced output samples in @samples, with @held samples left inside
- * the processor. Returns the timestamp of the first output sample. */
+ * *@produced output samples in *@samples, with @held samples left inside
+ * the processor. Output processed in place (*@in_place) that must grow
+ * moves to the work buffer first (*@samples and *@in_place change).
+ * Returns the timestamp of the first output sample. */
 static GstClockTime
-count_output (GstRnnDenoisePad *pad, gfloat *samples, guint n, guint *produced,
-    guint held)
+count_output (GstRnnDenoisePad *pad, gfloat **samples, gboolean *in_place,
+    guint n, guint *produced, guint held)
 {
   guint held_before = pad->held;
   gint64 first_out, lost;
@@ -451,8 +478,17 @@ count_output (GstRnnDenoisePad *pad, gfloat *samples, guint n, guint *produced,
    * may bring earlier samples (negative index): they are its own. */
   first_out = (gint64) pad->in_samples - (held_before - pad->surplus);
   lost = (gint64) held_before + n - *produced - held;
+  if (*in_place && pad->invocation > 0 && lost > 0) {
+    /* Silence goes in: more room than the input buffer has. */
+    gfloat *work = work_for (pad, n);
+
+    memcpy (work, *samples,
+        (gsize) *produced * pad->info.channels * sizeof (gfloat));
+    *samples = work;
+    *in_place = FALSE;
+  }
   if (pad->invocation > 0 && (lost != 0 || pad->surplus > 0))
-    keep_sample_count (pad, samples, produced, lost);
+    keep_sample_count (pad, *samples, produced, lost);
   else
     first_out = (gint64) pad->in_samples + n - held - *produced;
   pad->held = held;
@@ -474,7 +510,8 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   GstMapInfo state_map;
   GstClockTime in_pts, out_pts;
   gdouble in_energy = 0.0;
-  gboolean state_pushed = FALSE;
+  gboolean state_pushed = FALSE, mapped, in_place, silent = FALSE;
+  GstMapInfo in_map;
   gfloat *samples;
   guint n, produced;
 
@@ -505,7 +542,9 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   }
   in_pts = GST_BUFFER_PTS (buf);
   follow_input_time (pad, in_pts);
-  samples = read_input (self, pad, buf, n);
+  mapped = map_in_place (pad, buf, &in_map);
+  in_place = mapped;
+  samples = mapped ? (gfloat *) in_map.data : read_input (self, pad, buf, n);
   if (samples == NULL) {
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
@@ -522,7 +561,7 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
       state_buf != NULL ? &pad->state_desc : NULL,
       state_buf != NULL ? state_map.data : NULL,
       state_buf != NULL ? state_map.size : 0, &report);
-  out_pts = count_output (pad, samples, n, &produced, report.held);
+  out_pts = count_output (pad, &samples, &in_place, n, &produced, report.held);
   gst_rnn_denoise_warn_about_report (self, pad, &report);
   if (settings.post_messages)
     gst_rnn_denoise_account_buffer (self, pad, &settings, &report, in_energy, n,
@@ -531,7 +570,12 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   if (state_buf != NULL)
     state_ret = gst_rnn_denoise_statepad_push (pad, statepad, state_buf,
         &state_map, report.frames, in_pts, n, &state_pushed);
-  audio_ret = push_in_input_buffer (pad, buf, samples, produced, out_pts);
+  if (in_place)
+    silent = is_silence (samples, (gsize) produced * pad->info.channels);
+  if (mapped)
+    gst_buffer_unmap (buf, &in_map);
+  audio_ret = push_in_input_buffer (pad, buf, in_place ? NULL : samples, silent,
+      produced, out_pts);
   if (statepad != NULL)
     gst_object_unref (statepad);
   GST_LOG_OBJECT (pad, "%u in, %u out, %u frames, audio %s, state %s", n,

@@ -280,6 +280,40 @@ GST_START_TEST (test_launch_without_pad_names)
 
 GST_END_TEST;
 
+/* F32 input is processed in the input buffer when the element may write to
+ * it; a buffer someone else still holds is left as it was, and both give
+ * the processor's output. */
+GST_START_TEST (test_in_place_only_when_writable)
+{
+  const guint n = 12 * HOP;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  gfloat *x = make_signal (n, 1, 41), *y, *ref;
+  GstBuffer *held = f32_buffer (x, n / 2, 1, 0);
+  GstBuffer *own = f32_buffer (x + n / 2, n / 2, 1, n / 2);
+  GstMapInfo map;
+
+  /* Not writable (two references): must stay untouched. */
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (held)),
+      GST_FLOW_OK);
+  /* Writable: processed where it is. */
+  fail_unless_equals_int (gst_harness_push (h, own), GST_FLOW_OK);
+  fail_unless (gst_buffer_map (held, &map, GST_MAP_READ));
+  fail_unless (memcmp (map.data, x, (n / 2) * sizeof (gfloat)) == 0,
+      "a buffer held elsewhere was written to");
+  gst_buffer_unmap (held, &map);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  fail_unless_equals_int (pull_all (h, 1, &y, 0), n);
+  fail_unless_equals_int (reference_output (x, n, 1, &ref), n);
+  assert_bits_equal (ref, y, n);
+  gst_buffer_unref (held);
+  g_free (x);
+  g_free (y);
+  g_free (ref);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 void
 rnndenoise_add_stream_tests (Suite *s)
 {
@@ -290,6 +324,7 @@ rnndenoise_add_stream_tests (Suite *s)
   tcase_add_loop_test (tc, test_eos_exact_sample_count, 0,
       G_N_ELEMENTS (eos_buffer_sizes));
   tcase_add_test (tc, test_s16_round_trip_count);
+  tcase_add_test (tc, test_in_place_only_when_writable);
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_empty_and_odd_buffers);
   tcase_add_test (tc, test_nonfinite_input_warns_and_recovers);
