@@ -11,7 +11,7 @@
 # audio and trains for 2 epochs, to test the chain.
 #
 # Settings (environment): SEED (1), TRAIN_MINUTES (150), VAL_MINUTES (12),
-# TEST_SECONDS (10), EPOCHS (28), TRAIN_BUDGET (100, minutes of training
+# TEST_SECONDS (10), EPOCHS (10), TRAIN_BUDGET (600, minutes of training
 # wall time: training stops early rather than pass it, and EPOCHS=K
 # reproduces a run so stopped after K epochs exactly), LAYOUT (feature
 # layout, 2), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2). Needs
@@ -52,8 +52,8 @@ else
   TRAIN_MINUTES=${TRAIN_MINUTES:-150}
   VAL_MINUTES=${VAL_MINUTES:-12}
   TEST_SECONDS=${TEST_SECONDS:-10}
-  EPOCHS=${EPOCHS:-28}
-  TRAIN_BUDGET=${TRAIN_BUDGET:-100}
+  EPOCHS=${EPOCHS:-10}
+  TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
 # Debian's interpreter, which has python3-torch (not whatever is first on
