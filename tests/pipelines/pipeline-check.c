@@ -533,7 +533,19 @@ check_observer (const gchar *description, const gchar *mode,
   gst_object_unref (pad);
   gst_object_unref (as);
 
+  /* The branch goes away while the pipeline plays and state buffers
+   * flow: first wait for PLAYING (the live pipeline gets there once every
+   * sink, the state branch's too, has a buffer; a slow build can take
+   * longer than the 300 ms below), then let it stream. A state branch
+   * released before its sink prerolled would hold the pipeline in PAUSED,
+   * as any branch of a tee would. */
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  if (gst_element_get_state (pipeline, NULL, NULL, 60 * GST_SECOND)
+      != GST_STATE_CHANGE_SUCCESS) {
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (pipeline);
+    FAIL ("the pipeline did not reach PLAYING in 60 s: %s", description);
+  }
   g_usleep (300 * 1000);
   drop_state_branch (pipeline, mode);
   deadline = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
