@@ -149,7 +149,9 @@ LIST
       echo "decodebin ! rnndenoise ran at 44.1 kHz"
       exit 1
     fi
-    grep -q "linking failed" out.txt
+    # gst-launch-1.0 prints the delayed-link warning, or only the error it
+    # causes (streaming stopped, not-linked) when that comes first.
+    grep -qE "linking failed|not-linked" out.txt
     launch filesrc location=in44.wav ! decodebin ! audioconvert ! \
       audioresample ! rnndenoise ! fakesink
     ;;
