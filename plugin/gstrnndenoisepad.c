@@ -192,11 +192,12 @@ gst_rnn_denoise_pad_set_processor (GstRnnDenoisePad *pad,
 /* Forgets the stream: processor (with any import not applied yet),
  * timing. Called with the streaming thread stopped (state change to READY,
  * pad release). */
+/* Sample counts, timestamps and flags of a stream that starts again: after
+ * a reset, new caps or forgetting the stream. Called from the streaming
+ * thread or with the stream stopped. */
 void
-gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad)
+gst_rnn_denoise_pad_restart_counts (GstRnnDenoisePad *pad)
 {
-  gst_rnn_denoise_pad_set_processor (pad, NULL);
-  pad->have_info = FALSE;
   pad->held = 0;
   pad->surplus = 0;
   pad->discont_carried = FALSE;
@@ -204,6 +205,14 @@ gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad)
   pad->ts_base = GST_CLOCK_TIME_NONE;
   pad->in_samples = 0;
   pad->discont_pending = TRUE;
+}
+
+void
+gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad)
+{
+  gst_rnn_denoise_pad_set_processor (pad, NULL);
+  pad->have_info = FALSE;
+  gst_rnn_denoise_pad_restart_counts (pad);
   pad->state_negotiated = FALSE;
 }
 
@@ -217,13 +226,7 @@ gst_rnn_denoise_pad_reset_stream (GstRnnDenoisePad *pad)
   if (pad->processor != NULL)
     dsp_processor_reset (pad->processor, FALSE);
   g_mutex_unlock (&pad->lock);
-  pad->held = 0;
-  pad->surplus = 0;
-  pad->discont_carried = FALSE;
-  pad->invocation = 0;
-  pad->ts_base = GST_CLOCK_TIME_NONE;
-  pad->in_samples = 0;
-  pad->discont_pending = TRUE;
+  gst_rnn_denoise_pad_restart_counts (pad);
   gst_rnn_denoise_stats_reset (&pad->stats);
   GST_DEBUG_OBJECT (pad, "state reset");
 }

@@ -171,6 +171,7 @@ GstClockTime gst_rnn_denoise_latency (GstRnnDenoise *self);
 /* gstrnndenoisepad.c */
 void gst_rnn_denoise_pad_set_processor (GstRnnDenoisePad *pad,
     DspProcessor *processor);
+void gst_rnn_denoise_pad_restart_counts (GstRnnDenoisePad *pad);
 void gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad);
 void gst_rnn_denoise_pad_reset_stream (GstRnnDenoisePad *pad);
 gboolean gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, DspModel *model,

@@ -680,13 +680,7 @@ handle_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstCaps *caps)
   g_free (pad->tail);
   pad->tail = g_new0 (gfloat,
       (gsize) dsp_processor_get_latency (processor) * info.channels);
-  pad->held = 0;
-  pad->surplus = 0;
-  pad->discont_carried = FALSE;
-  pad->invocation = 0;
-  pad->ts_base = GST_CLOCK_TIME_NONE;
-  pad->in_samples = 0;
-  pad->discont_pending = TRUE;
+  gst_rnn_denoise_pad_restart_counts (pad);
   pad->state_negotiated = FALSE;
   pad->warned_odd_size = FALSE;
   gst_rnn_denoise_stats_reset (&pad->stats);
