@@ -55,6 +55,17 @@ class FeatureFile:
         self.gains = np.array(rows[:, nf:nf + nb])
         self.vad = np.array(rows[:, nf + nb])
 
+    def append(self, other):
+        """Add the sequences of another features file of the same layout."""
+        if other.frame_config() != self.frame_config():
+            raise ValueError("features files of different layouts")
+        self.features = np.concatenate([self.features, other.features])
+        self.gains = np.concatenate([self.gains, other.gains])
+        self.vad = np.concatenate([self.vad, other.vad])
+        self.lengths = np.concatenate([self.lengths, other.lengths])
+        self.header["n_sequences"] = len(self.lengths)
+        self.header["n_frames"] = len(self.vad)
+
     def sequences(self):
         """Yield (start, length) of each sequence in frame rows."""
         start = 0

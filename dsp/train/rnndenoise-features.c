@@ -20,13 +20,16 @@
  * --layout picks the feature layout (1, the default, or 2) and with it the
  * bands (dsp_frame_config_init_layout()).
  *
- * A LIST has one pair per line, "CLEAN NOISE [BANDWIDTH_HZ]", paths
- * relative to the list's folder; empty lines and lines starting with '#'
- * are skipped. BANDWIDTH_HZ is the clean speech's bandwidth: the gain
- * targets of bands centred above it are marked -1 (not counted), so that
- * a band-limited recording teaches only the bands it covers rather than
- * "silence up there". Each pair is one sequence and starts from fresh
- * analysis state, as a stream does. A trailing partial frame is dropped.
+ * A LIST has one pair per line, "CLEAN NOISE [BANDWIDTH_HZ [NOISE_GAIN_DB]]",
+ * paths relative to the list's folder; empty lines and lines starting with
+ * '#' are skipped. BANDWIDTH_HZ is the clean speech's bandwidth ("-" for
+ * none): the gain targets of bands centred above it are marked -1 (not
+ * counted), so that a band-limited recording teaches only the bands it
+ * covers rather than "silence up there". NOISE_GAIN_DB (0 if absent)
+ * scales the noise before mixing, so that one synthesised pair can also
+ * be learnt at a higher SNR or nearly clean without writing new audio.
+ * Each pair is one sequence and starts from fresh analysis state, as a
+ * stream does. A trailing partial frame is dropped.
  *
  * OUT is little-endian: the magic "RNDF", then u32 version (1),
  * sample_rate, hop, window, n_bands, feature_layout_id, n_features,
@@ -62,6 +65,8 @@
 #define VAD_QUIET 1e-5f
 /* Hangover counter: at or above VAD_OFF no speech, above 0 uncertain. */
 #define VAD_COUNT_MAX 15
+/* Fields of a list line: clean, noise, bandwidth, noise gain. */
+#define LIST_FIELDS 4
 #define VAD_OFF 10
 
 typedef struct
@@ -181,13 +186,37 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
   return n_frames;
 }
 
-/* Extracts one pair and appends its rows to @out. */
+/* The noise gain field of a list line: a linear factor from dB, 1 when
+ * empty. */
+static gboolean
+parse_noise_gain (const gchar *text, double *gain, GError **error)
+{
+  gchar *end;
+  double db;
+
+  if (text[0] == '\0') {
+    *gain = 1.0;
+    return TRUE;
+  }
+  db = g_ascii_strtod (text, &end);
+  if (*end != '\0' || !isfinite (db) || db > 60.0) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "noise gain \"%s\" is not a number of dB up to 60", text);
+    return FALSE;
+  }
+  *gain = pow (10.0, db / 20.0);
+  return TRUE;
+}
+
+/* Extracts one pair, the noise scaled by @noise_gain, and appends its rows
+ * to @out. */
 static gboolean
 process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
-    double bandwidth_hz, FILE *out, guint32 *n_frames, GError **error)
+    double bandwidth_hz, double noise_gain, FILE *out, guint32 *n_frames,
+    GError **error)
 {
   gfloat *clean, *noise, *rows;
-  gsize n_clean, n_noise;
+  gsize n_clean, n_noise, i;
   gboolean ok;
 
   clean = train_load_audio (clean_path, SAMPLE_RATE, &n_clean, error);
@@ -207,6 +236,9 @@ process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
     return FALSE;
   }
 
+  if (noise_gain != 1.0)
+    for (i = 0; i < n_noise; i++)
+      noise[i] = (gfloat) (noise[i] * noise_gain);
   rows = g_new (gfloat, MAX (n_clean / ex->cfg.hop, 1) * ex->row_size);
   *n_frames = extract_sequence (ex, clean, noise, n_clean, bandwidth_hz, rows);
   ok = train_write_floats (out, rows, (gsize) *n_frames * ex->row_size, error);
@@ -216,9 +248,9 @@ process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
   return ok;
 }
 
-/* Splits a list file into (clean, noise, bandwidth) triples: a
- * NULL-terminated array of 3 * n strings, the bandwidth "" when the line
- * gives none. */
+/* Splits a list file into (clean, noise, bandwidth, noise gain) fields: a
+ * NULL-terminated array of LIST_FIELDS * n strings, the optional ones ""
+ * when the line gives none. */
 static gchar **
 read_list (const gchar *list_path, GError **error)
 {
@@ -249,16 +281,17 @@ read_list (const gchar *list_path, GError **error)
             g_path_is_absolute (fields[j])
                 ? g_strdup (fields[j])
                 : g_build_filename (dir, fields[j], NULL));
-      else if (n_fields == 2)
+      else if (n_fields < LIST_FIELDS)
         g_ptr_array_add (paths, g_strdup (fields[j]));
       n_fields++;
     }
     g_strfreev (fields);
-    if (n_fields == 2)
+    for (j = n_fields; j < LIST_FIELDS; j++)
       g_ptr_array_add (paths, g_strdup (""));
-    if (n_fields < 2 || n_fields > 3) {
+    if (n_fields < 2 || n_fields > LIST_FIELDS) {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-          "%s:%u: need CLEAN NOISE [BANDWIDTH_HZ]", list_path, i + 1);
+          "%s:%u: need CLEAN NOISE [BANDWIDTH_HZ [NOISE_GAIN_DB]]", list_path,
+          i + 1);
       break;
     }
   }
@@ -302,7 +335,7 @@ parse_bandwidth (const gchar *text, double *hz, GError **error)
 {
   gchar *end;
 
-  if (text[0] == '\0') {
+  if (text[0] == '\0' || strcmp (text, "-") == 0) {
     *hz = G_MAXDOUBLE;
     return TRUE;
   }
@@ -348,13 +381,14 @@ run (gchar **pairs, guint32 layout, const gchar *out_path, GError **error)
 
   /* The counts are patched in once every pair is done. */
   ok = train_features_write_header (out, &head, error);
-  for (i = 0; ok && pairs[i] != NULL; i += 3) {
+  for (i = 0; ok && pairs[i] != NULL; i += LIST_FIELDS) {
     guint32 n_frames = 0;
-    double bandwidth_hz = 0.0;
+    double bandwidth_hz = 0.0, noise_gain = 1.0;
 
     ok = parse_bandwidth (pairs[i + 2], &bandwidth_hz, error)
-        && process_pair (&ex, pairs[i], pairs[i + 1], bandwidth_hz, out,
-            &n_frames, error);
+        && parse_noise_gain (pairs[i + 3], &noise_gain, error)
+        && process_pair (&ex, pairs[i], pairs[i + 1], bandwidth_hz, noise_gain,
+            out, &n_frames, error);
     g_array_append_val (lengths, n_frames);
     head.n_frames += n_frames;
   }
@@ -395,10 +429,11 @@ main (int argc, char **argv)
   if (argc == 4 && strcmp (argv[1], "--list") == 0) {
     pairs = read_list (argv[2], &error);
   } else if (argc == 4) {
-    pairs = g_new0 (gchar *, 4);
+    pairs = g_new0 (gchar *, LIST_FIELDS + 1);
     pairs[0] = g_strdup (argv[1]);
     pairs[1] = g_strdup (argv[2]);
     pairs[2] = g_strdup ("");
+    pairs[3] = g_strdup ("");
   } else {
     fprintf (stderr,
         "usage: rnndenoise-features [--layout N] CLEAN NOISE OUT\n"

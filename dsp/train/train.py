@@ -2,7 +2,8 @@
 """Train the denoising network on features files from rnndenoise-features.
 
     train.py TRAIN.rndf VAL.rndf OUT.pt [--epochs N] [--minutes M]
-             [--seed S] [--chunk-frames F] [--batch B]
+             [--seed S] [--chunk-frames F] [--batch B] [--also MORE.rndf]
+             [--init START.pt] [--speech-weight W]
 
 Training runs on random chunks of F frames (3 s by default) cut from the
 training sequences, each from the zero state; validation runs on the whole
@@ -12,6 +13,11 @@ normalisation, the frame layout and the per-epoch log. Training stops after
 N epochs or before an epoch would end past M minutes of wall time; the
 learning rate decays by LR_DECAY per epoch whatever N is, so a run the time
 budget stopped after K epochs is reproduced exactly by --epochs K.
+
+--also adds the sequences of another features file (repeatable); --init
+starts from the weights and feature normalisation of a checkpoint instead
+of a random network (a second training stage, e.g. on more data or with
+another --speech-weight, the SPEECH_WEIGHT below).
 
 The loss weighs speech distortion and residual noise (RNNoise-style): on
 bands with a target (gain >= 0), with d = sqrt(g) - sqrt(g_target),
@@ -38,7 +44,7 @@ import numpy as np
 import torch
 
 import featfile
-from net import DenoiseNet
+from net import DenoiseNet, load_checkpoint
 
 RESIDUAL_WEIGHT = 0.5
 SPEECH_WEIGHT = 2.0
@@ -49,13 +55,14 @@ VAD_WEIGHT = 0.1
 LR_DECAY = 0.88  # learning rate factor per epoch
 
 
-def loss_terms(gains, vad, target_gains, target_vad):
+def loss_terms(gains, vad, target_gains, target_vad,
+               speech_weight=SPEECH_WEIGHT):
     """The gain loss and the VAD loss, each averaged over what it counts."""
     mask = (target_gains >= 0).float()
     d = torch.sqrt(gains + 1e-8) - torch.sqrt(torch.clamp(target_gains, 0))
     per_band = d ** 2 + QUARTIC_WEIGHT * d ** 4 \
         + RESIDUAL_WEIGHT * torch.relu(d) ** 2 \
-        + SPEECH_WEIGHT * torch.clamp(target_gains, 0) * torch.relu(-d) ** 2
+        + speech_weight * torch.clamp(target_gains, 0) * torch.relu(-d) ** 2
     gain_loss = (mask * per_band).sum() / mask.sum().clamp(min=1)
     vmask = (target_vad != 0.5).float()
     bce = torch.nn.functional.binary_cross_entropy(
@@ -89,7 +96,8 @@ def gather(data, starts, chunk):
             torch.from_numpy(data.vad[idx]))
 
 
-def train_epoch(net, opt, data, chunk, batch, rng):
+def train_epoch(net, opt, data, chunk, batch, rng,
+                speech_weight=SPEECH_WEIGHT):
     """One pass over random chunks; returns the mean loss terms."""
     net.train()
     starts = chunk_starts(data, chunk, rng)
@@ -98,7 +106,7 @@ def train_epoch(net, opt, data, chunk, batch, rng):
     for i in range(0, len(starts) - batch + 1, batch):
         x, tg, tv = gather(data, starts[i:i + batch], chunk)
         gains, vad, _ = net(x)
-        g_loss, v_loss = loss_terms(gains, vad, tg, tv)
+        g_loss, v_loss = loss_terms(gains, vad, tg, tv, speech_weight)
         loss = total_loss(g_loss, v_loss)
         opt.zero_grad()
         loss.backward()
@@ -173,22 +181,34 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--sizes", default="64,96,128",
                     help="dense, first GRU, second GRU units")
+    ap.add_argument("--also", action="append", default=[],
+                    help="another training features file")
+    ap.add_argument("--init", help="start from this checkpoint's weights")
+    ap.add_argument("--speech-weight", type=float, default=SPEECH_WEIGHT)
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     train_data = featfile.FeatureFile(args.train)
+    for path in args.also:
+        train_data.append(featfile.FeatureFile(path))
     val_data = featfile.FeatureFile(args.val)
     cfg = train_data.frame_config()
     if val_data.frame_config() != cfg:
         sys.exit("train.py: training and validation layouts differ")
 
-    dense, gru1, gru2 = (int(v) for v in args.sizes.split(","))
-    net = DenoiseNet(cfg["n_features"], cfg["n_bands"], dense, gru1, gru2)
     val_real = real_sequences(args.val_manifest)
-    net.set_normalisation(train_data.features.mean(0),
-                          train_data.features.std(0))
+    if args.init:
+        net, start_ckpt = load_checkpoint(args.init)
+        if start_ckpt["frame_config"] != cfg:
+            sys.exit("train.py: %s has another frame layout" % args.init)
+    else:
+        dense, gru1, gru2 = (int(v) for v in args.sizes.split(","))
+        net = DenoiseNet(cfg["n_features"], cfg["n_bands"], dense, gru1,
+                         gru2)
+        net.set_normalisation(train_data.features.mean(0),
+                              train_data.features.std(0))
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     # A per-epoch decay that does not depend on the number of epochs: a run
     # cut short by the time budget after K epochs is the same as --epochs K.
@@ -204,7 +224,7 @@ def main():
     for epoch in range(1, args.epochs + 1):
         t0 = time.time()
         tr = train_epoch(net, opt, train_data, args.chunk_frames, args.batch,
-                         rng)
+                         rng, args.speech_weight)
         va = evaluate(net, val_data)
         vr = evaluate(net, val_data, only=val_real) if val_real else va
         score = vr[1] + SELECT_SPEECH_WEIGHT * vr[3]
