@@ -13,6 +13,14 @@
  * denoised, and the output has as many samples as the input. The partial
  * frame, the pending output and the pre-roll count are part of the DSP
  * history, so a migrated stream continues exactly.
+ *
+ * In frame-output mode (dsp_processor_set_frame_output()) a frame's
+ * synthesis is written out as soon as the frame completes, instead of one
+ * sample per input sample during the next frame: output sample i is the
+ * same sample, only out earlier, so the delay is the STFT delay alone for
+ * input that arrives in whole frames, and up to one hop more otherwise.
+ * The pre-roll count means the same in both modes (it counts the input
+ * samples of the stream's first `latency`), so the history is one format.
  */
 #include "config.h"
 
@@ -62,8 +70,9 @@ struct _DspProcessor
   gfloat *in_frame;       /* owned; channels x hop, partial frame */
   gfloat *out_frame;      /* owned; channels x hop, pending output */
   guint pos;              /* samples in the partial frame */
-  guint preroll;          /* output samples still to drop */
+  guint preroll;          /* input samples until no output is dropped */
   guint latency;          /* samples: STFT delay + one hop */
+  gboolean frame_output;  /* write each frame out when it completes */
   gfloat *hidden;         /* owned; state_size */
   gfloat *history;        /* owned; history_size */
   gfloat *spectrum;       /* owned; channels x n_bins x 2 */
@@ -345,6 +354,24 @@ dsp_processor_get_model_latency (const DspModel *model)
 }
 
 /**
+ * dsp_processor_get_aligned_latency:
+ * @model: a model
+ *
+ * Returns: the delay of a frame-output processor of @model fed whole
+ * frames, in samples per channel: the STFT delay alone (480 samples, 10 ms,
+ * at 48 kHz), one hop less than dsp_processor_get_model_latency().
+ */
+guint
+dsp_processor_get_aligned_latency (const DspModel *model)
+{
+  const DspFrameConfig *cfg;
+
+  g_return_val_if_fail (model != NULL, 0);
+  cfg = dsp_model_get_frame_config (model);
+  return latency_of (cfg) - cfg->hop;
+}
+
+/**
  * dsp_processor_get_state_descriptor:
  * @self: a processor
  *
@@ -463,6 +490,41 @@ dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
 }
 
 /**
+ * dsp_processor_set_frame_output:
+ * @self: a processor
+ * @frame_output: write each frame out as soon as it completes
+ *
+ * Frame-output mode: output sample i is the same sample as in the default
+ * mode, written when the frame holding input sample i + the STFT delay
+ * (dsp_processor_get_aligned_latency()) completes rather than one sample
+ * per input sample. Calls that bring whole frames then give as many samples
+ * as they take, one hop (10 ms) sooner; other calls give whole hops.
+ * Call from the streaming thread, before the stream's first sample: the
+ * mode is not part of the stream state, and a stream that changes mode
+ * (or moves to a processor in the other mode) repeats or skips the samples
+ * of one partial frame.
+ */
+void
+dsp_processor_set_frame_output (DspProcessor *self, gboolean frame_output)
+{
+  g_return_if_fail (self != NULL);
+  self->frame_output = frame_output;
+}
+
+/**
+ * dsp_processor_get_frame_output:
+ * @self: a processor
+ *
+ * Returns: whether @self is in frame-output mode.
+ */
+gboolean
+dsp_processor_get_frame_output (const DspProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->frame_output;
+}
+
+/**
  * dsp_processor_set_attenuation_limit:
  * @self: a processor
  * @db: the largest attenuation in dB (0 = unlimited)
@@ -559,6 +621,42 @@ sanitize_sample (gfloat x, DspProcessorReport *report)
   return CLAMP (x, -SAMPLE_LIMIT, SAMPLE_LIMIT);
 }
 
+/* Frame-output mode: moves @take input samples into the partial frame; the
+ * pre-roll counts input samples as in exchange_samples(). */
+static guint
+take_samples (DspProcessor *self, const gfloat *in, guint take,
+    DspProcessorReport *report)
+{
+  guint s, c;
+
+  for (s = 0; s < take; s++)
+    for (c = 0; c < self->channels; c++)
+      self->in_frame[(gsize) c * self->hop + self->pos + s]
+          = sanitize_sample (in[(gsize) s * self->channels + c], report);
+  self->preroll -= MIN (self->preroll, take);
+  self->pos += take;
+  return take;
+}
+
+/* Frame-output mode: writes the frame just synthesised to @out at
+ * *@produced. Sample j of the synthesis is output sample (input samples
+ * taken) - latency + j, dropped while that is negative: the first
+ * `preroll` of them. */
+static void
+emit_frame (DspProcessor *self, gfloat *out, guint *produced)
+{
+  guint drop = MIN (self->preroll, self->hop);
+  guint s, c;
+
+  for (s = drop; s < self->hop; s++) {
+    gfloat *dst = out + (gsize) (*produced) * self->channels;
+
+    for (c = 0; c < self->channels; c++)
+      dst[c] = self->out_frame[(gsize) c * self->hop + s];
+    (*produced)++;
+  }
+}
+
 /* Moves up to one frame's worth of samples between the interleaved buffers
  * and the partial frame; returns how many input sample times it took and
  * adds the output samples it wrote to *produced (none while pre-rolling).
@@ -571,6 +669,8 @@ exchange_samples (DspProcessor *self, const gfloat *in, gfloat *out,
   guint take = MIN (self->hop - self->pos, n_samples);
   guint s, c;
 
+  if (self->frame_output)
+    return take_samples (self, in, take, report);
   for (s = 0; s < take; s++) {
     gboolean emit = self->preroll == 0;
     gfloat *dst = out + (gsize) (*produced) * self->channels;
@@ -605,10 +705,26 @@ run_samples (DspProcessor *self, const gfloat *in, gfloat *out, guint n_samples,
         n_samples - done, &produced, report);
     if (self->pos == self->hop) {
       run_frame (self, report);
+      if (self->frame_output)
+        emit_frame (self, out, &produced);
       self->pos = 0;
     }
   }
   return produced;
+}
+
+/* Samples per channel taken in and not out yet. Normal mode: the pre-roll
+ * taken so far (the latency, once it is over). Frame-output mode: the
+ * partial frame plus the STFT delay, or what was taken while that is
+ * more. */
+static guint
+held_samples (const DspProcessor *self)
+{
+  guint taken = self->latency - self->preroll;
+
+  if (!self->frame_output)
+    return taken;
+  return MIN (taken, self->pos + self->latency - self->hop);
 }
 
 #if defined(__SSE2__)
@@ -630,7 +746,9 @@ run_samples (DspProcessor *self, const gfloat *in, gfloat *out, guint n_samples,
  * dsp_processor_process:
  * @self: a processor
  * @in: @n_samples x channels interleaved samples (nominal range -1..1)
- * @out: @n_samples x channels interleaved samples; may equal @in
+ * @out: room for @n_samples x channels interleaved samples; may equal @in;
+ *   in frame-output mode room for dsp_processor_get_latency() samples
+ *   more, and never equal to @in
  * @n_samples: samples per channel, any number (0 does nothing)
  * @side_desc: (nullable): format of the side output (same layout as the
  *   slot's descriptor, any element type)
@@ -644,7 +762,9 @@ run_samples (DspProcessor *self, const gfloat *in, gfloat *out, guint n_samples,
  * state and DSP history, including the partial frame) and, if a frame
  * completed, fills @side_out from the same final state. Writes the output
  * samples that are ready: @n_samples once the stream's first
- * dsp_processor_get_latency() samples have been taken, fewer before.
+ * dsp_processor_get_latency() samples have been taken, fewer before; in
+ * frame-output mode one hop per completed frame (fewer in the stream's
+ * first frames), which is @n_samples when calls bring whole frames.
  * Non-finite input samples are replaced by silence and counted; a
  * non-finite recurrent state is reset and counted. Never allocates. Call
  * from one thread at a time.
@@ -662,6 +782,7 @@ dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail ((in != NULL && out != NULL) || n_samples == 0, 0);
+  g_return_val_if_fail (!self->frame_output || in != out || n_samples == 0, 0);
 
   if (n_samples > 0) {
     ENTER_FLUSH_TO_ZERO (csr);
@@ -676,7 +797,7 @@ dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
         side_out_size);
     LEAVE_FLUSH_TO_ZERO (csr);
   }
-  local.held = self->latency - self->preroll;
+  local.held = held_samples (self);
   if (local.frames > 0)
     local.vad_mean /= (gfloat) (local.frames * self->channels);
   else
@@ -726,7 +847,7 @@ guint
 dsp_processor_drain (DspProcessor *self, gfloat *out)
 {
   DspProcessorReport ignored = { 0, 0, 0, 0, -1.0f, 0.0f, 0 };
-  guint produced = 0, fed = 0;
+  guint produced = 0, fed = 0, held;
   G_GNUC_UNUSED guint csr = 0;
 
   g_return_val_if_fail (self != NULL && out != NULL, 0);
@@ -734,15 +855,19 @@ dsp_processor_drain (DspProcessor *self, gfloat *out)
   ENTER_FLUSH_TO_ZERO (csr);
   rnn_state_slot_peek (self->slot, self->hidden, self->history, NULL);
   load_history (self, self->history);
-  while (fed < self->latency) {
-    guint n = MIN (self->hop, self->latency - fed);
+  held = held_samples (self);
+  /* Normal mode gives one sample per sample fed; frame-output mode a hop
+   * per frame, up to the latency in all (the partial frame is completed
+   * first, then the STFT delay comes out). */
+  while (fed < self->latency && produced < held) {
+    guint n = MIN (self->hop - self->pos, self->latency - fed);
 
     produced += run_samples (self, self->zeros,
         out + (gsize) produced * self->channels, n, 0, &ignored);
     fed += n;
   }
   LEAVE_FLUSH_TO_ZERO (csr);
-  return produced;
+  return MIN (produced, held);
 }
 
 /**

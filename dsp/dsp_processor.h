@@ -41,7 +41,8 @@ typedef struct _DspProcessor DspProcessor;
  * @gated_frames: frames (over all channels) silenced by the VAD gate
  * @held: samples per channel held inside the processor after the call:
  *   the output written by the call ends @held samples before the end of
- *   its input (the latency, once the pre-roll is over)
+ *   its input (the latency, once the pre-roll is over; in frame-output
+ *   mode the STFT delay plus the partial frame)
  */
 typedef struct
 {
@@ -66,6 +67,12 @@ guint dsp_processor_get_hop (const DspProcessor *self);
 guint dsp_processor_get_latency (const DspProcessor *self);
 
 guint dsp_processor_get_model_latency (const DspModel *model);
+
+guint dsp_processor_get_aligned_latency (const DspModel *model);
+
+void dsp_processor_set_frame_output (DspProcessor *self, gboolean frame_output);
+
+gboolean dsp_processor_get_frame_output (const DspProcessor *self);
 
 RnnStateSlot *dsp_processor_get_slot (DspProcessor *self);
 

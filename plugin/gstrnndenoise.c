@@ -65,6 +65,7 @@ GST_DEBUG_CATEGORY (gst_rnn_denoise_debug);
 #define DEFAULT_VAD_HOLD (200 * GST_MSECOND)
 #define DEFAULT_RESET_ON_DISCONT TRUE
 #define DEFAULT_POST_MESSAGES FALSE
+#define DEFAULT_LOW_LATENCY FALSE
 #define DEFAULT_MESSAGE_INTERVAL (100 * GST_MSECOND)
 
 enum
@@ -77,6 +78,7 @@ enum
   PROP_RESET_ON_DISCONT,
   PROP_POST_MESSAGES,
   PROP_MESSAGE_INTERVAL,
+  PROP_LOW_LATENCY,
 };
 
 enum
@@ -574,6 +576,9 @@ gst_rnn_denoise_set_property (GObject *object, guint prop_id,
     case PROP_MESSAGE_INTERVAL:
       self->message_interval = g_value_get_uint64 (value);
       break;
+    case PROP_LOW_LATENCY:
+      self->low_latency = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -609,6 +614,9 @@ gst_rnn_denoise_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_MESSAGE_INTERVAL:
       g_value_set_uint64 (value, self->message_interval);
+      break;
+    case PROP_LOW_LATENCY:
+      g_value_set_boolean (value, self->low_latency);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -810,6 +818,26 @@ install_stream_properties (GObjectClass *gobject_class)
           G_MAXUINT64, DEFAULT_MESSAGE_INTERVAL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstRnnDenoise:low-latency:
+   *
+   * Write each 10 ms frame out as soon as it is complete. With input in
+   * whole 10 ms frames (for example after `audiobuffersplit
+   * output-buffer-duration=1/100`) the element then adds 10 ms of latency,
+   * the algorithm's own, instead of 20 ms, and the output buffers have the
+   * input's sizes. Other input still works: the output then comes in whole
+   * frames, lags up to 20 ms, and the element warns once and reports 20 ms
+   * again. The samples are the same either way, one frame sooner. Costs
+   * one copy per buffer (the output is written aside, not in place).
+   */
+  g_object_class_install_property (gobject_class, PROP_LOW_LATENCY,
+      g_param_spec_boolean ("low-latency", "Low latency",
+          "Output each frame when it completes: 10 ms latency for input in "
+          "whole 10 ms frames (e.g. after audiobuffersplit)",
+          DEFAULT_LOW_LATENCY,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+              | GST_PARAM_MUTABLE_READY));
 }
 
 static void
@@ -927,6 +955,7 @@ gst_rnn_denoise_init (GstRnnDenoise *self)
   self->vad_threshold = DEFAULT_VAD_THRESHOLD;
   self->vad_hold = DEFAULT_VAD_HOLD;
   self->reset_on_discont = DEFAULT_RESET_ON_DISCONT;
+  self->low_latency = DEFAULT_LOW_LATENCY;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->message_interval = DEFAULT_MESSAGE_INTERVAL;
   self->next_sink_index = 1;

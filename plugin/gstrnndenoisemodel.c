@@ -100,19 +100,29 @@ gst_rnn_denoise_audio_caps (GstRnnDenoise *self)
   return caps;
 }
 
-/* The algorithmic delay in time: what the processors of the loaded model
- * add (20 ms for the embedded model), 0 before the model is loaded. */
+/* The delay @pad's stream adds, in time: what the processors of the loaded
+ * model add (20 ms for the embedded model), one hop less (10 ms) with
+ * low-latency as long as the input comes in whole frames; 0 before the
+ * model is loaded. Any thread. */
 GstClockTime
-gst_rnn_denoise_latency (GstRnnDenoise *self)
+gst_rnn_denoise_latency (GstRnnDenoise *self, GstRnnDenoisePad *pad)
 {
   GstClockTime latency;
   DspModel *model;
+  gboolean aligned;
+  guint samples;
 
   model = gst_rnn_denoise_peek_model (self);
   if (model == NULL)
     return 0;
-  latency = gst_util_uint64_scale_int (dsp_processor_get_model_latency (model),
-      GST_SECOND, (gint) dsp_model_get_frame_config (model)->sample_rate);
+  GST_OBJECT_LOCK (self);
+  aligned = self->low_latency;
+  GST_OBJECT_UNLOCK (self);
+  aligned = aligned && !g_atomic_int_get (&pad->late_frames);
+  samples = aligned ? dsp_processor_get_aligned_latency (model)
+                    : dsp_processor_get_model_latency (model);
+  latency = gst_util_uint64_scale_int (samples, GST_SECOND,
+      (gint) dsp_model_get_frame_config (model)->sample_rate);
   dsp_model_unref (model);
   return latency;
 }

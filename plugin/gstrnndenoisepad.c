@@ -104,6 +104,7 @@ gst_rnn_denoise_pad_finalize (GObject *object)
 
   dsp_processor_free (pad->processor);
   g_free (pad->work);
+  g_free (pad->frame_out);
   g_free (pad->tail);
   if (pad->state_pool != NULL) {
     gst_buffer_pool_set_active (pad->state_pool, FALSE);

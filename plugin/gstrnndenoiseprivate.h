@@ -79,6 +79,7 @@ struct _GstRnnDenoise
   gboolean reset_on_discont;
   gboolean post_messages;
   GstClockTime message_interval;
+  gboolean low_latency; /* changes only in NULL and READY */
 
   /* The loaded model; OBJECT_LOCK guards the pointer, the model itself is
    * immutable and ref-counted, shared by every pad's processor. */
@@ -135,16 +136,20 @@ struct _GstRnnDenoisePad
   /* STREAM_LOCK: per-pad streaming data. */
   GstAudioInfo info;
   gboolean have_info;
-  gfloat *work;         /* owned; conversion buffer, grows only */
-  gsize work_len;       /* floats */
-  gfloat *tail;         /* owned; latency x channels */
-  guint held;           /* samples inside the processor */
-  guint surplus;        /* of those, samples that came twice after an
+  gfloat *work;          /* owned; conversion buffer, grows only */
+  gsize work_len;        /* floats */
+  gfloat *frame_out;     /* owned; low-latency output, grows only */
+  gsize frame_out_len;   /* floats */
+  gboolean frame_output; /* the processor writes whole frames out
+                          * (low-latency), fixed at caps */
+  gfloat *tail;          /* owned; latency x channels */
+  guint held;            /* samples inside the processor */
+  guint surplus;         /* of those, samples that came twice after an
                          * application's import-state: dropped when they
                          * come out (held - surplus are still due) */
-  GstClockTime ts_base; /* time of input sample 0 since the reset */
-  guint64 in_samples;   /* input samples since the reset */
-  guint64 invocation;   /* buffers processed since the last reset */
+  GstClockTime ts_base;  /* time of input sample 0 since the reset */
+  guint64 in_samples;    /* input samples since the reset */
+  guint64 invocation;    /* buffers processed since the last reset */
   GstSegment segment;
   gboolean state_needs_events;   /* push stream-start/caps/segment first;
                                   * also set by request_statepad under the
@@ -158,6 +163,9 @@ struct _GstRnnDenoisePad
                               * discontinuity */
   gboolean warned_odd_size;
   gboolean warned_caps; /* any thread; a hint only, never reset */
+  gint late_frames;     /* atomic: low-latency input that is not whole
+                         * frames was seen since the caps, so the latency
+                         * query answers the full latency */
   MessageStats stats;
 };
 
@@ -166,7 +174,8 @@ DspModel *gst_rnn_denoise_get_model (GstRnnDenoise *self, GError **error);
 DspModel *gst_rnn_denoise_peek_model (GstRnnDenoise *self);
 gboolean gst_rnn_denoise_load_model (GstRnnDenoise *self);
 GstCaps *gst_rnn_denoise_audio_caps (GstRnnDenoise *self);
-GstClockTime gst_rnn_denoise_latency (GstRnnDenoise *self);
+GstClockTime gst_rnn_denoise_latency (GstRnnDenoise *self,
+    GstRnnDenoisePad *pad);
 
 /* gstrnndenoisepad.c */
 void gst_rnn_denoise_pad_set_processor (GstRnnDenoisePad *pad,

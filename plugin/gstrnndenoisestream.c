@@ -375,6 +375,52 @@ map_in_place (GstRnnDenoisePad *pad, GstBuffer *buf, GstMapInfo *map)
   return gst_buffer_map (buf, map, GST_MAP_READWRITE);
 }
 
+/* Low-latency output goes aside: room for @n samples and a latency's
+ * worth more (frames complete in bursts; keep_sample_count () too). */
+static gfloat *
+frame_output_for (GstRnnDenoisePad *pad, guint n)
+{
+  gsize n_floats = (gsize) n * pad->info.channels
+      + (gsize) pad->info.channels * dsp_processor_get_latency (pad->processor)
+      + 1;
+
+  if (pad->frame_out_len < n_floats) {
+    g_free (pad->frame_out);
+    pad->frame_out = g_new (gfloat, n_floats);
+    pad->frame_out_len = n_floats;
+  }
+  return pad->frame_out;
+}
+
+/* Low-latency holds a partial frame plus the STFT delay: more than the
+ * delay alone means input that is not whole frames, which lags up to one
+ * frame more. Said once per stream, with a new latency for the pipeline. */
+static void
+check_frame_alignment (GstRnnDenoise *self, GstRnnDenoisePad *pad, guint held)
+{
+  DspModel *model;
+  guint aligned;
+
+  if (!pad->frame_output || g_atomic_int_get (&pad->late_frames))
+    return;
+  model = gst_rnn_denoise_peek_model (self);
+  if (model == NULL)
+    return;
+  aligned = dsp_processor_get_aligned_latency (model);
+  dsp_model_unref (model);
+  if (held <= aligned)
+    return;
+  g_atomic_int_set (&pad->late_frames, TRUE);
+  GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+      ("Input on %s is not in whole 10 ms frames: low-latency output lags "
+       "up to 20 ms.",
+          GST_PAD_NAME (pad)),
+      ("put audiobuffersplit output-buffer-duration=1/100 in front of "
+       "rnndenoise for 10 ms"));
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_latency (GST_OBJECT (self)));
+}
+
 /* The @n samples of @buf as F32 in the pad's work buffer, or NULL (with
  * an element error) if @buf cannot be mapped. */
 static gfloat *
@@ -512,7 +558,7 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   gdouble in_energy = 0.0;
   gboolean state_pushed = FALSE, mapped, in_place, silent = FALSE;
   GstMapInfo in_map;
-  gfloat *samples;
+  gfloat *samples, *out;
   guint n, produced;
 
   if (pad->processor == NULL || !pad->have_info) {
@@ -542,13 +588,16 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   }
   in_pts = GST_BUFFER_PTS (buf);
   follow_input_time (pad, in_pts);
-  mapped = map_in_place (pad, buf, &in_map);
+  /* Low-latency output can outgrow its input (whole frames): never in
+   * place. */
+  mapped = !pad->frame_output && map_in_place (pad, buf, &in_map);
   in_place = mapped;
   samples = mapped ? (gfloat *) in_map.data : read_input (self, pad, buf, n);
   if (samples == NULL) {
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }
+  out = pad->frame_output ? frame_output_for (pad, n) : samples;
   if (settings.post_messages)
     in_energy
         = gst_rnn_denoise_energy (samples, (gsize) n * pad->info.channels);
@@ -556,11 +605,13 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   statepad = gst_rnn_denoise_get_statepad (self, pad);
   state_buf = gst_rnn_denoise_statepad_acquire (pad, statepad, &state_map);
 
-  /* In place: output index never passes input index. */
-  produced = dsp_processor_process (pad->processor, samples, samples, n,
+  /* In place unless low-latency: output index never passes input index. */
+  produced = dsp_processor_process (pad->processor, samples, out, n,
       state_buf != NULL ? &pad->state_desc : NULL,
       state_buf != NULL ? state_map.data : NULL,
       state_buf != NULL ? state_map.size : 0, &report);
+  samples = out;
+  check_frame_alignment (self, pad, report.held);
   out_pts = count_output (pad, &samples, &in_place, n, &produced, report.held);
   gst_rnn_denoise_warn_about_report (self, pad, &report);
   if (settings.post_messages)
@@ -674,6 +725,16 @@ handle_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstCaps *caps)
     return FALSE;
   }
   install_processor (self, pad, processor);
+  GST_OBJECT_LOCK (self);
+  pad->frame_output = self->low_latency;
+  GST_OBJECT_UNLOCK (self);
+  dsp_processor_set_frame_output (processor, pad->frame_output);
+  if (g_atomic_int_get (&pad->late_frames)) {
+    /* A new stream: whole frames again until seen otherwise. */
+    g_atomic_int_set (&pad->late_frames, FALSE);
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
+  }
 
   pad->info = info;
   pad->have_info = TRUE;
@@ -793,7 +854,7 @@ gst_rnn_denoise_src_query (GstPad *srcpad, GstObject *parent, GstQuery *query)
       if (!gst_pad_peer_query (GST_PAD (pad), query))
         return FALSE;
       gst_query_parse_latency (query, &live, &min, &max);
-      ours = gst_rnn_denoise_latency (self);
+      ours = gst_rnn_denoise_latency (self, pad);
       GST_DEBUG_OBJECT (srcpad, "adding %" GST_TIME_FORMAT " of latency",
           GST_TIME_ARGS (ours));
       gst_query_set_latency (query, live, min + ours,

@@ -89,6 +89,122 @@ GST_START_TEST (test_latency_query)
 
 GST_END_TEST;
 
+/* low-latency: a harness whose element was made with the property set
+ * (it only changes in NULL and READY). */
+static GstHarness *
+new_low_latency_harness (void)
+{
+  GstElement *element = gst_element_factory_make ("rnndenoise", NULL);
+  GstHarness *h;
+
+  g_object_set (element, "low-latency", TRUE, NULL);
+  h = gst_harness_new_with_element (element, "sink", "src");
+  gst_harness_set_src_caps_str (h, F32_CAPS (1));
+  return h;
+}
+
+/* Input in whole 10 ms frames: 10 ms of latency reported and delivered
+ * (each buffer gives as many samples as it brings, one frame sooner than
+ * the default), the same samples bit for bit, exact count after EOS. */
+GST_START_TEST (test_low_latency_aligned)
+{
+  guint n = 48000, got, k;
+  gfloat *x = make_signal (n, 1, 4), *y, *ref;
+  GstHarness *h = new_low_latency_harness ();
+  GstHarness *plain = new_stream_harness (F32_CAPS (1));
+  GstBus *bus = gst_bus_new ();
+  gboolean low_latency = FALSE;
+
+  g_object_get (h->element, "low-latency", &low_latency, NULL);
+  fail_unless (low_latency);
+  gst_element_set_bus (h->element, bus);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 10 * GST_MSECOND);
+  fail_unless_equals_uint64 (gst_harness_query_latency (plain),
+      20 * GST_MSECOND);
+  for (k = 0; k < n / HOP; k++) {
+    push_signal (h, x + k * HOP, HOP, 1, HOP, k * HOP);
+    push_signal (plain, x + k * HOP, HOP, 1, HOP, k * HOP);
+    /* After k + 1 frames in: k frames out, the default one fewer. */
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), k > 0);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (plain), k > 1);
+    if (k > 1)
+      gst_buffer_unref (gst_harness_pull (plain));
+    if (k > 0) {
+      GstBuffer *buf = gst_harness_pull (h);
+
+      fail_unless_equals_int (gst_buffer_get_size (buf), HOP * 4);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (buf),
+          gst_util_uint64_scale_int ((k - 1) * HOP, GST_SECOND, RATE));
+      gst_buffer_unref (buf);
+    }
+  }
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  gst_harness_teardown (plain);
+
+  /* The whole stream again, pulled at the end: the default's samples. */
+  h = new_low_latency_harness ();
+  push_signal (h, x, n, 1, HOP, 0);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, n);
+  fail_unless_equals_int (reference_output (x, n, 1, &ref), n);
+  assert_bits_equal (ref, y, n);
+  g_free (x);
+  g_free (y);
+  g_free (ref);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Input not in whole frames: whole frames come out, a warning naming
+ * audiobuffersplit, a latency message, 20 ms from then on, and still the
+ * same samples and count. */
+GST_START_TEST (test_low_latency_unaligned)
+{
+  guint n = 12345, got;
+  gfloat *x = make_signal (n, 1, 5), *y, *ref;
+  GstHarness *h = new_low_latency_harness ();
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *error = NULL;
+  gchar *debug = NULL;
+
+  gst_element_set_bus (h->element, bus);
+  push_signal (h, x, n, 1, 333, 0);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL);
+  gst_message_parse_warning (msg, &error, &debug);
+  fail_unless (strstr (error->message, "whole 10 ms frames") != NULL);
+  fail_unless (strstr (debug, "audiobuffersplit") != NULL);
+  g_clear_error (&error);
+  g_free (debug);
+  gst_message_unref (msg);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_LATENCY);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  /* Once: no second warning for the same stream. */
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 20 * GST_MSECOND);
+
+  gst_harness_push_event (h, gst_event_new_eos ());
+  got = pull_all (h, 1, &y, 0);
+  fail_unless_equals_int (got, n);
+  fail_unless_equals_int (reference_output (x, n, 1, &ref), n);
+  assert_bits_equal (ref, y, n);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  g_free (x);
+  g_free (y);
+  g_free (ref);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_empty_and_odd_buffers)
 {
   GstHarness *h = new_stream_harness (S16_CAPS (1));
@@ -326,6 +442,8 @@ rnndenoise_add_stream_tests (Suite *s)
   tcase_add_test (tc, test_s16_round_trip_count);
   tcase_add_test (tc, test_in_place_only_when_writable);
   tcase_add_test (tc, test_latency_query);
+  tcase_add_test (tc, test_low_latency_aligned);
+  tcase_add_test (tc, test_low_latency_unaligned);
   tcase_add_test (tc, test_empty_and_odd_buffers);
   tcase_add_test (tc, test_nonfinite_input_warns_and_recovers);
   tcase_add_test (tc, test_gap_passes_through);

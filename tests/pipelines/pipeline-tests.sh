@@ -207,6 +207,20 @@ LIST
     # 10 ms of framing).
     "$check" latency "audiotestsrc num-buffers=5 ! audio/x-raw,rate=48000 ! \
       rnndenoise name=d ! fakesink" 20000000
+    # low-latency after audiobuffersplit (whole 10 ms frames): 10 ms, and the
+    # pipeline runs to the end with no warning.
+    "$check" latency "audiotestsrc num-buffers=5 ! audio/x-raw,rate=48000 ! \
+      audiobuffersplit output-buffer-duration=1/100 ! \
+      rnndenoise name=d low-latency=true ! fakesink" 10000000
+    launch audiotestsrc num-buffers=20 ! audio/x-raw,rate=48000 ! \
+      audiobuffersplit output-buffer-duration=1/100 ! \
+      rnndenoise low-latency=true ! fakesink > low-latency.log 2>&1 ||
+      { cat low-latency.log; echo "FAIL: low-latency pipeline"; exit 1; }
+    if grep -q WARNING low-latency.log; then
+      cat low-latency.log
+      echo "FAIL: a warning with whole 10 ms frames"
+      exit 1
+    fi
     ;;
 
   state-eos-before-data)

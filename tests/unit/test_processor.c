@@ -542,6 +542,140 @@ START_TEST (test_drain_gives_exact_count)
 }
 END_TEST
 
+/* Frame-output mode gives the same samples as the default mode, one hop
+ * sooner: with calls of whole frames each call gives as many samples as
+ * it takes (after the STFT delay's pre-roll), with any call sizes whole
+ * hops; the drain completes the stream to the input's sample count. */
+static const guint frame_chunkings[][3] = {
+  { 480, 480, 480 },
+  { 960, 480, 1440 },
+  { 1, 479, 480 },
+  { 333, 1000, 7 },
+  { 4800, 4800, 4800 },
+};
+
+START_TEST (test_frame_output_same_samples)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  guint channels = 2, n = 24000, aligned = _i < 2 || _i == 4;
+  gfloat *x = make_signal (n, channels, 31);
+  gfloat *ref_y = g_new0 (gfloat, (gsize) n * channels);
+  gfloat *y = g_new0 (gfloat, (gsize) (n + 2 * HOP) * channels);
+  DspProcessor *ref = dsp_processor_new (model, channels, NULL);
+  DspProcessor *p = dsp_processor_new (model, channels, NULL);
+  guint ref_n, done = 0, produced = 0, k = 0;
+
+  dsp_processor_set_frame_output (p, TRUE);
+  ck_assert (dsp_processor_get_frame_output (p));
+  ck_assert_uint_eq (dsp_processor_get_aligned_latency (model), HOP);
+  ref_n = run_chunked (ref, x, ref_y, n, frame_chunkings[_i], 3);
+  ref_n += dsp_processor_drain (ref, ref_y + (gsize) ref_n * channels);
+  ck_assert_uint_eq (ref_n, n);
+
+  while (done < n) {
+    guint chunk = frame_chunkings[_i][k++ % 3];
+    guint take = MIN (chunk, n - done);
+    DspProcessorReport report;
+    guint got = dsp_processor_process (p, x + (gsize) done * channels,
+        y + (gsize) produced * channels, take, NULL, NULL, 0, &report);
+
+    done += take;
+    produced += got;
+    /* Taken minus given is what the processor says it holds. */
+    ck_assert_uint_eq (done - produced, report.held);
+    ck_assert_uint_eq (got % HOP, 0);
+    if (aligned && done - take >= HOP)
+      ck_assert_uint_eq (got, take);
+    if (aligned)
+      ck_assert_uint_eq (report.held, MIN (done, HOP));
+  }
+  produced += dsp_processor_drain (p, y + (gsize) produced * channels);
+  ck_assert_uint_eq (produced, n);
+  assert_bits_equal (ref_y, y, (gsize) n * channels);
+
+  g_free (x);
+  g_free (y);
+  g_free (ref_y);
+  dsp_processor_free (p);
+  dsp_processor_free (ref);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* Streams shorter than the latency drain to their own length. */
+START_TEST (test_frame_output_drain_short)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  guint channels = 1, n = drain_lengths[_i];
+  gfloat *x = make_signal (n, channels, 41);
+  gfloat *ref_y = g_new0 (gfloat, (gsize) (n + 2 * HOP) * channels);
+  gfloat *y = g_new0 (gfloat, (gsize) (n + 2 * HOP) * channels);
+  DspProcessor *ref = dsp_processor_new (model, channels, NULL);
+  DspProcessor *p = dsp_processor_new (model, channels, NULL);
+  guint chunk[1] = { 333 }, ref_n, produced;
+  GBytes *before, *after;
+
+  dsp_processor_set_frame_output (p, TRUE);
+  ref_n = run_chunked (ref, x, ref_y, n, chunk, 1);
+  ref_n += dsp_processor_drain (ref, ref_y + (gsize) ref_n * channels);
+  produced = run_chunked (p, x, y, n, chunk, 1);
+  before = dsp_processor_export (p);
+  produced += dsp_processor_drain (p, y + (gsize) produced * channels);
+  after = dsp_processor_export (p);
+  ck_assert_uint_eq (produced, n);
+  ck_assert_uint_eq (ref_n, n);
+  assert_bits_equal (ref_y, y, (gsize) n * channels);
+  ck_assert (g_bytes_equal (before, after));
+
+  g_bytes_unref (before);
+  g_bytes_unref (after);
+  g_free (x);
+  g_free (y);
+  g_free (ref_y);
+  dsp_processor_free (p);
+  dsp_processor_free (ref);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* A frame-output stream moves mid-frame to another frame-output processor
+ * bit-exactly: the history is the same format in both modes. */
+START_TEST (test_frame_output_migration)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  guint channels = 1, n = 9600, split = split_points[_i];
+  gfloat *x = make_signal (n, channels, 51);
+  gfloat *ref_y = g_new0 (gfloat, (gsize) (n + 2 * HOP) * channels);
+  gfloat *y = g_new0 (gfloat, (gsize) (n + 2 * HOP) * channels);
+  DspProcessor *ref = dsp_processor_new (model, channels, NULL);
+  DspProcessor *a = dsp_processor_new (model, channels, NULL);
+  DspProcessor *b = dsp_processor_new (model, channels, NULL);
+  guint chunk[1] = { 480 }, ref_n, produced;
+  GBytes *snap;
+
+  dsp_processor_set_frame_output (ref, TRUE);
+  dsp_processor_set_frame_output (a, TRUE);
+  dsp_processor_set_frame_output (b, TRUE);
+  ref_n = run_chunked (ref, x, ref_y, n, chunk, 1);
+  produced = run_chunked (a, x, y, split, chunk, 1);
+  snap = dsp_processor_export (a);
+  ck_assert (dsp_processor_import (b, g_bytes_get_data (snap, NULL),
+      g_bytes_get_size (snap), NULL));
+  produced += run_chunked (b, x + split, y + produced, n - split, chunk, 1);
+  ck_assert_uint_eq (produced, ref_n);
+  assert_bits_equal (ref_y, y, ref_n);
+
+  g_bytes_unref (snap);
+  g_free (x);
+  g_free (y);
+  g_free (ref_y);
+  dsp_processor_free (ref);
+  dsp_processor_free (a);
+  dsp_processor_free (b);
+  dsp_model_unref (model);
+}
+END_TEST
+
 /* A gate whose threshold no frame reaches silences every frame (with no
  * attenuation limit, to exact zeros); a 20 dB limit keeps a tenth. */
 START_TEST (test_vad_gate)
@@ -699,6 +833,15 @@ processor_suite (void)
       G_N_ELEMENTS (chunkings));
   tcase_add_loop_test (tc, test_drain_gives_exact_count, 0,
       G_N_ELEMENTS (drain_lengths));
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("frame-output");
+  tcase_add_loop_test (tc, test_frame_output_same_samples, 0,
+      G_N_ELEMENTS (frame_chunkings));
+  tcase_add_loop_test (tc, test_frame_output_drain_short, 0,
+      G_N_ELEMENTS (drain_lengths));
+  tcase_add_loop_test (tc, test_frame_output_migration, 0,
+      G_N_ELEMENTS (split_points));
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("migration");
