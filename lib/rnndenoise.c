@@ -11,6 +11,7 @@
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_model.h"
 #include "dsp/dsp_processor.h"
+#include "dsp/dsp_samples.h"
 #include "plugin/gstrnndenoisemodeldata.h"
 
 #include "rnndenoise.h"
@@ -257,19 +258,16 @@ int
 rnndenoise_process_int16 (RnnDenoise *st, const int16_t *in, int16_t *out,
     int n_samples)
 {
-  guint done = 0, n, i, len;
+  guint done = 0, n, len;
 
   if (st == NULL || n_samples < 0 || (n_samples > 0 && (!in || !out)))
     return RNNDENOISE_ERROR_INVALID_ARGUMENT;
   while (done < (guint) n_samples) {
     n = MIN ((guint) n_samples - done, INT16_BLOCK);
     len = n * st->channels;
-    for (i = 0; i < len; i++)
-      st->block[i] = in[(gsize) done * st->channels + i] / 32768.0f;
+    dsp_samples_from_s16 (in + (gsize) done * st->channels, st->block, len);
     process_block (st, st->block, st->block, n);
-    for (i = 0; i < len; i++)
-      out[(gsize) done * st->channels + i]
-          = (int16_t) CLAMP (lrintf (st->block[i] * 32768.0f), -32768, 32767);
+    dsp_samples_to_s16 (st->block, out + (gsize) done * st->channels, len);
     done += n;
   }
   return n_samples;

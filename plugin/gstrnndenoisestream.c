@@ -11,6 +11,7 @@
 #include <gst/audio/audio.h>
 
 #include "dsp/dsp_processor.h"
+#include "dsp/dsp_samples.h"
 
 #include "gstrnndenoiseprivate.h"
 
@@ -135,7 +136,7 @@ write_samples (GstRnnDenoisePad *pad, GstBuffer *buf, const gfloat *samples,
     guint n)
 {
   GstMapInfo map;
-  gsize i, total = (gsize) n * pad->info.channels;
+  gsize total = (gsize) n * pad->info.channels;
 
   if (!gst_buffer_map (buf, &map, GST_MAP_WRITE)) {
     GST_ELEMENT_ERROR (GST_PAD_PARENT (pad), RESOURCE, WRITE, (NULL),
@@ -145,9 +146,7 @@ write_samples (GstRnnDenoisePad *pad, GstBuffer *buf, const gfloat *samples,
   if (GST_AUDIO_INFO_FORMAT (&pad->info) == GST_AUDIO_FORMAT_F32) {
     memcpy (map.data, samples, total * sizeof (gfloat));
   } else {
-    gint16 *d = (gint16 *) map.data;
-    for (i = 0; i < total; i++)
-      d[i] = (gint16) CLAMP (lrintf (samples[i] * 32768.0f), -32768, 32767);
+    dsp_samples_to_s16 (samples, (gint16 *) map.data, total);
   }
   gst_buffer_unmap (buf, &map);
   return TRUE;
@@ -336,14 +335,13 @@ work_for (GstRnnDenoisePad *pad, guint n)
 static gfloat *
 input_samples (GstRnnDenoisePad *pad, GstMapInfo *map, guint n)
 {
-  gsize i, total = (gsize) n * pad->info.channels;
+  gsize total = (gsize) n * pad->info.channels;
   gfloat *work = work_for (pad, n);
 
   if (GST_AUDIO_INFO_FORMAT (&pad->info) == GST_AUDIO_FORMAT_F32)
     memcpy (work, map->data, total * sizeof (gfloat));
   else
-    for (i = 0; i < total; i++)
-      work[i] = ((const gint16 *) map->data)[i] / 32768.0f;
+    dsp_samples_from_s16 ((const gint16 *) map->data, work, total);
   return work;
 }
 
