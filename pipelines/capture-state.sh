@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Denoises a stream and captures its recurrent state: after every buffer
 # that completed a 10 ms frame, the element pushes the state on the side
 # pad state_0 (caps application/x-rnn-state: format, cell, layers,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The main job, from a fresh Debian 12 machine to figures: installs the
 # packages (apt-get; sudo when not root), builds the plugin and the tools,
 # synthesises speech with espeak-ng, resamples it to 48 kHz, adds pink

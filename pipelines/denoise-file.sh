@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Denoises a WAV file. The input may have any rate, sample format and 1 to
 # 8 channels: audioconvert and audioresample bring it to what the model
 # takes (48 kHz, F32 or S16); the output is 48 kHz, 16-bit WAV.

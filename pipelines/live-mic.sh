@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Denoises the microphone live and plays the result (use headphones to
 # avoid feedback). Stop with Ctrl-C.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Two independent streams through ONE rnndenoise element: sink → src
 # and sink_1 → src_1. Each stream has its own recurrent state; per-pad
 # properties go through the element's child proxy (sink_1::attenuation-limit).

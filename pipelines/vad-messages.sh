@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Prints the element messages rnndenoise posts on the bus with
 # post-messages=true: one per stream and message-interval with pad,
 # timestamp, vad (largest voice probability), vad-mean, speech,

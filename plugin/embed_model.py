@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Writes a C file holding a model file's bytes, so that the plugin needs no
 file at run time. Usage: embed_model.py MODEL OUTPUT.c"""
 import sys

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs what the build and the tests need (Debian 12), builds, and runs
 # every test suite. Usage: tests/run.sh [extra meson setup arguments]
 # BUILD_DIR (default: build) names the build directory.

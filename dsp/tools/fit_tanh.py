@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Fits the rational tanh approximation used by dsp_tanh () (dsp/dsp_dense.h).
 
 tanh (x) ~ x P(x^2) / Q(x^2) on [0, 9], P and Q of degree 4 in x^2, Q(0) = 1,

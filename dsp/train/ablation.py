@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Score model files on held-out test mixtures, for the model card's
 ablation table.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Check exported model files against PyTorch on the same features.
 
     check_export.py CHECKPOINT.pt FEATURES.rndf FORWARD_TOOL MODEL.rnnm

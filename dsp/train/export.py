@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Write a trained checkpoint as a model file (docs/model-format.md).
 
     export.py CHECKPOINT.pt OUT.rnnm [--int8 OUT_INT8.rnnm]

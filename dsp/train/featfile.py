@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Read the features files written by rnndenoise-features.
 
 Layout (little-endian): "RNDF", u32 version 1, sample_rate, hop, window,

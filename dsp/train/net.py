@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """The denoising network in PyTorch, shaped as the model file can hold it.
 
     features -> normalise -> dense (tanh) -> GRU -> GRU -+-> dense (sigmoid)

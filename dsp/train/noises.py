@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Noise generators and recording effects for the training mixtures.
 
 Every generator takes (rng, n) and returns n samples at 48 kHz with unit

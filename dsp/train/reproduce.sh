@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Reproduce the shipped model: recorded sources -> synthesise -> features ->
 # train -> export -> check, deterministic from the seed.
 #

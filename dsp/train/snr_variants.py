@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Write a features list that learns the training pairs again at higher SNRs.
 
     snr_variants.py LIST OUT_LIST [--seed S] [--clean-share F]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Recorded speech and noise from Debian data packages.
 
     sources.py DIR [--jobs J]

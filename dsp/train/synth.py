@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Synthesise the training, validation and test mixtures.
 
     synth.py OUT [--seed N] [--train-minutes M] [--val-minutes M]

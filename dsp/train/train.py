@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Train the denoising network on features files from rnndenoise-features.
 
     train.py TRAIN.rndf VAL.rndf OUT.pt [--epochs N] [--minutes M]

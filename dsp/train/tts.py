@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Speech for training: sentences, voices and Debian's TTS engines.
 
 Three engines are used: espeak-ng (many language voices and variants, rate

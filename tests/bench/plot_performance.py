@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Draws the performance plots of docs/performance.md from benchmark output.
 
 Usage: plot_performance.py BENCH_DSP.txt BENCH_STREAMS.txt OUT_DIR

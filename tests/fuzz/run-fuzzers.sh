@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Builds the libFuzzer harnesses (clang, AddressSanitizer, UndefinedBehavior-
 # Sanitizer, coverage instrumentation of state/ and dsp/) in their own build
 # directory and runs each for SECONDS (default 60). See docs/fuzzing.md.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # gst-launch-1.0 runs against the plugin in the build directory, each
 # checked by pipeline-check. Run by meson (suite "pipeline"), which sets
 # the plugin path and a per-test registry:

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Run every method on the held-out test mixtures, score them, and write
 the quality report and its plots.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The quality report: rnndenoise against speexdsp and webrtcdsp on the
 # held-out test mixtures, recorded voices first, then TTS voices; rewrites
 # docs/quality.md and docs/quality-*.png.
