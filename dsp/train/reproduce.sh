@@ -1,7 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Reproduce the shipped model: recorded sources -> synthesise -> features ->
-# train -> export -> check, deterministic from the seed.
+# train (two stages) -> export -> check, deterministic from the seed.
+#
+# Stage 1 trains from scratch on the mixtures (-5..20 dB). Stage 2 starts
+# from stage 1's checkpoint and trains on the same mixtures plus each of
+# them again with its noise 6-25 dB lower and a quarter nearly clean
+# (snr_variants.py), with a larger weight on speech taken away
+# (SPEECH_WEIGHT2): a network that never hears quiet noise takes something
+# from every voice.
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
@@ -12,10 +19,12 @@
 # audio and trains for 2 epochs, to test the chain.
 #
 # Settings (environment): SEED (1), TRAIN_MINUTES (150), VAL_MINUTES (12),
-# TEST_SECONDS (10), EPOCHS (10), TRAIN_BUDGET (600, minutes of training
-# wall time: training stops early rather than pass it, and EPOCHS=K
-# reproduces a run so stopped after K epochs exactly), LAYOUT (feature
-# layout, 2), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2). Needs
+# TEST_SECONDS (10), EPOCHS (stage 1, 10), EPOCHS2 (stage 2, 2; 0 skips
+# it), SPEECH_WEIGHT2 (6), LR2 (0.001), TRAIN_BUDGET (600, minutes of
+# training wall time per stage: training stops early rather than pass it,
+# and EPOCHS=K reproduces a run so stopped after K epochs exactly), LAYOUT
+# (feature layout, 2), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2).
+# Needs
 # Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
 # festvox-us-slt-hts, and apt-get download access to the data packages
@@ -29,7 +38,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -42,11 +51,14 @@ SEED=${SEED:-1}
 JOBS=${JOBS:-2}
 LAYOUT=${LAYOUT:-2}
 SIZES=${SIZES:-64,96,128}
+SPEECH_WEIGHT2=${SPEECH_WEIGHT2:-6}
+LR2=${LR2:-0.001}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
   TEST_SECONDS=${TEST_SECONDS:-4}
   EPOCHS=${EPOCHS:-2}
+  EPOCHS2=${EPOCHS2:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -54,6 +66,7 @@ else
   VAL_MINUTES=${VAL_MINUTES:-12}
   TEST_SECONDS=${TEST_SECONDS:-10}
   EPOCHS=${EPOCHS:-10}
+  EPOCHS2=${EPOCHS2:-2}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -102,11 +115,27 @@ for set in train val test test-real; do
   "$FEATURES" --layout "$LAYOUT" --list "$AUDIO/$set/list.txt" \
       "$DATA/$set.rndf"
 done
+$PY "$HERE/snr_variants.py" "$AUDIO/train/list.txt" \
+    "$AUDIO/train/list-snr.txt" --seed "$SEED"
+"$FEATURES" --layout "$LAYOUT" --list "$AUDIO/train/list-snr.txt" \
+    "$DATA/train-snr.rndf"
 
-step "train (at most $EPOCHS epochs, $TRAIN_BUDGET min)"
-$PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" "$DATA/model.pt" \
+step "train, stage 1 (at most $EPOCHS epochs, $TRAIN_BUDGET min)"
+$PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
+    "$DATA/model-stage1.pt" \
     --seed "$SEED" --epochs "$EPOCHS" --minutes "$TRAIN_BUDGET" \
     --sizes "$SIZES" --val-manifest "$AUDIO/val/manifest.tsv"
+
+if [ "$EPOCHS2" -gt 0 ]; then
+  step "train, stage 2 (at most $EPOCHS2 epochs, speech weight $SPEECH_WEIGHT2)"
+  $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
+      "$DATA/model.pt" --also "$DATA/train-snr.rndf" \
+      --init "$DATA/model-stage1.pt" --speech-weight "$SPEECH_WEIGHT2" \
+      --lr "$LR2" --seed "$SEED" --epochs "$EPOCHS2" \
+      --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
+else
+  cp "$DATA/model-stage1.pt" "$DATA/model.pt"
+fi
 
 step "export float32 and int8 model files"
 $PY "$HERE/export.py" "$DATA/model.pt" "$DATA/rnndenoise-48k.rnnm" \
