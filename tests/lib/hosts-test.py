@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The same input through librnndenoise, the LADSPA plugin (applyplugin and
 GStreamer's ladspa bridge), the LV2 plugin (lv2apply and GStreamer's lv2
-bridge) and the rnndenoise element gives the same samples.
+bridge) and the rnndenoise element gives the same samples, mono and stereo
+(the stereo labels are one 2-channel stream, as the element's stereo pad).
 
 The library and the plugins delay the output by the latency (960 samples at
 48 kHz, the first 960 being silence); the element drops that pre-roll and
@@ -25,7 +26,10 @@ import wave
 RATE = 48000
 N = RATE * 3 // 2
 LATENCY = 960
-LV2_URI = "urn:rnndenoise:lv2:mono"
+LV2_URIS = {1: "urn:rnndenoise:lv2:mono", 2: "urn:rnndenoise:lv2:stereo"}
+# The latency port's index: after the 2 x channels audio ports and four
+# controls (hosts/lv2/rnndenoise.ttl).
+LV2_LATENCY_PORT = {1: 6, 2: 8}
 
 
 def signal(seed, f0):
@@ -104,7 +108,7 @@ def compare_int16(name, got, ref):
     assert len(got) >= len(ref), "%s: %d samples, expected %d" % (name, len(got), len(ref))
     worst = max(abs(g - r * 32768.0) for g, r in zip(got, ref))
     exact = max(sum(1 for g, r in zip(got, ref) if g == conv(r)) for conv in CONVERSIONS)
-    print("%-32s %d samples, %.1f%% equal to the library's output converted, "
+    print("%-36s %d samples, %.1f%% equal to the library's output converted, "
           "largest difference %.2f LSB" % (name, len(ref), 100.0 * exact / len(ref), worst))
     assert worst <= 2.0, "%s differs from the library by %.2f LSB" % (name, worst)
 
@@ -112,7 +116,7 @@ def compare_int16(name, got, ref):
 def compare_float(name, got, ref):
     assert len(got) >= len(ref), "%s: %d samples, expected %d" % (name, len(got), len(ref))
     diff = sum(1 for g, r in zip(got, ref) if struct.pack("f", g) != struct.pack("f", r))
-    print("%-32s %d samples, %d differ from the library (bit for bit)" % (name, len(ref), diff))
+    print("%-36s %d samples, %d differ from the library (bit for bit)" % (name, len(ref), diff))
     assert diff == 0
 
 
@@ -149,8 +153,10 @@ def main():
         # The hosts see the plugins.
         out = run(["analyseplugin", "rnndenoise-ladspa"], env)
         assert "rnndenoise_mono" in out and "rnndenoise_stereo" in out, out
-        out = run(["lv2info", LV2_URI], env)
-        assert "Has latency:       yes, reported by port 6" in out, out
+        for channels, uri in LV2_URIS.items():
+            out = run(["lv2info", uri], env)
+            assert ("Has latency:       yes, reported by port %d" % LV2_LATENCY_PORT[channels]
+                    in out), out
 
         # LADSPA through applyplugin (16-bit files), mono and stereo.
         out_wav = os.path.join(tmp, "ladspa-mono.wav")
@@ -160,44 +166,54 @@ def main():
         run(["applyplugin", stereo_wav, out_wav, "rnndenoise-ladspa", "rnndenoise_stereo", "0", "0"], env)
         compare_int16("applyplugin rnndenoise_stereo", read_wav(out_wav)[2], ref_stereo)
 
-        # LV2 through lv2apply.
-        out_wav = os.path.join(tmp, "lv2.wav")
-        run(["lv2apply", "-i", mono_wav, "-o", out_wav, LV2_URI], env)
-        compare_int16("lv2apply " + LV2_URI, read_wav(out_wav)[2], ref_mono)
+        # LV2 through lv2apply, mono and stereo (a stereo file feeds the
+        # two input ports).
+        for channels, in_wav, ref in ((1, mono_wav, ref_mono), (2, stereo_wav, ref_stereo)):
+            out_wav = os.path.join(tmp, "lv2-%d.wav" % channels)
+            run(["lv2apply", "-i", in_wav, "-o", out_wav, LV2_URIS[channels]], env)
+            got = read_wav(out_wav)
+            assert got[1] == channels, "lv2apply wrote %d channels" % got[1]
+            compare_int16("lv2apply " + LV2_URIS[channels], got[2], ref)
 
         if gst_dirs and shutil.which("gst-launch-1.0"):
-            gst_compare(env, tmp, gst_dirs, mono_wav, ref_mono)
+            gst_compare(env, tmp, gst_dirs, mono_wav, ref_mono, 1)
+            gst_compare(env, tmp, gst_dirs, stereo_wav, ref_stereo, 2)
         else:
             print("GStreamer paths not tested: no plugin build or gst-launch-1.0")
     finally:
         shutil.rmtree(tmp)
 
 
-def gst_compare(env, tmp, gst_dirs, mono_wav, ref):
-    """The element and GStreamer's ladspa and lv2 bridges, float output."""
+def gst_compare(env, tmp, gst_dirs, in_wav, ref, channels):
+    """The element and GStreamer's ladspa and lv2 bridges, float output;
+    ref: the library's interleaved output for @channels channels."""
     env = dict(env,
                GST_PLUGIN_SYSTEM_PATH_1_0="",
                GST_PLUGIN_PATH_1_0=os.pathsep.join(gst_dirs),
                GST_REGISTRY_1_0=os.path.join(tmp, "registry.bin"),
                GST_REGISTRY_FORK="no",
                GST_PLUGIN_LOADING_WHITELIST="coreelements,wavparse,audioconvert,wavenc,rnndenoise,ladspa,lv2")
+    variant = "mono" if channels == 1 else "stereo"
     elements = [
         ("rnndenoise", "element rnndenoise", True),
-        ("ladspa-rnndenoise-ladspa-so-rnndenoise-mono", "gst ladspa bridge", False),
-        ("urn-rnndenoise-lv2-mono", "gst lv2 bridge", False),
+        ("ladspa-rnndenoise-ladspa-so-rnndenoise-" + variant, "gst ladspa bridge", False),
+        ("urn-rnndenoise-lv2-" + variant, "gst lv2 bridge", False),
     ]
+    n = N * channels
+    shift = LATENCY * channels
     for factory, name, aligned in elements:
-        out_wav = os.path.join(tmp, factory + ".wav")
-        run(["gst-launch-1.0", "-q", "filesrc", "location=" + mono_wav, "!", "wavparse", "!",
+        out_wav = os.path.join(tmp, "%s-%d.wav" % (factory, channels))
+        run(["gst-launch-1.0", "-q", "filesrc", "location=" + in_wav, "!", "wavparse", "!",
              "audioconvert", "!", "audio/x-raw,format=F32LE", "!", factory, "!", "wavenc",
              "!", "filesink", "location=" + out_wav], env)
-        fmt, channels, got = read_wav(out_wav)
-        assert fmt == 3 and channels == 1
+        fmt, got_channels, got = read_wav(out_wav)
+        assert fmt == 3 and got_channels == channels
+        name = "%s %s" % (name, variant)
         if aligned:
             # Pre-roll dropped: sample i is the library's sample i + latency.
-            compare_float(name + " (shifted)", got[:N - LATENCY], ref[LATENCY:])
+            compare_float(name + " (shifted)", got[:n - shift], ref[shift:])
         else:
-            compare_float(name, got[:N], ref)
+            compare_float(name, got[:n], ref)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
 /* rnndenoise — the plugins' run callbacks allocate nothing: loads the
  * LADSPA and LV2 modules as a host does, and counts malloc, calloc,
  * realloc and free calls (replaced here) during 2 s of run() calls in
- * blocks of various sizes, after instantiate and activate.
+ * blocks of various sizes, after instantiate and activate. The stereo LV2
+ * plugin runs both without host options (its fixed-size steps) and with
+ * bufsz:maxBlockLength, whose interleave buffer instantiate() must
+ * allocate.
  * Usage: test_host_rt LADSPA_MODULE LV2_MODULE
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -9,9 +12,14 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <ladspa.h>
+#include <lv2/atom/atom.h>
+#include <lv2/buf-size/buf-size.h>
 #include <lv2/core/lv2.h>
+#include <lv2/options/options.h>
+#include <lv2/urid/urid.h>
 
 extern void *__libc_malloc (size_t size);
 extern void *__libc_calloc (size_t n, size_t size);
@@ -22,11 +30,15 @@ extern void __libc_free (void *p);
  * the project default). */
 static int counting;
 static long n_allocs;
+/* Set when malloc is asked for exactly watch_size bytes. */
+static size_t watch_size;
+static int watch_seen;
 
 __attribute__ ((visibility ("default"))) void *
 malloc (size_t size)
 {
   n_allocs += counting;
+  watch_seen |= counting && size == watch_size;
   return __libc_malloc (size);
 }
 
@@ -148,37 +160,95 @@ test_ladspa (const char *path)
   return failed;
 }
 
+/* The URIDs the options feature needs: index in this table. */
+static const char *const uris[]
+    = { "", LV2_BUF_SIZE__maxBlockLength, LV2_ATOM__Int };
+
+static LV2_URID
+map_uri (LV2_URID_Map_Handle handle, const char *uri)
+{
+  LV2_URID i;
+
+  (void) handle;
+  for (i = 1; i < sizeof uris / sizeof uris[0]; i++)
+    if (strcmp (uri, uris[i]) == 0)
+      return i;
+  return 0;
+}
+
+/* One LV2 plugin, @channels audio inputs then as many outputs, then the
+ * controls; @max_block: the host's bufsz:maxBlockLength, 0 for no options.
+ * The max block is odd-sized (3000 frames) so that the interleave
+ * buffer's allocation is recognisable. */
+static int
+test_lv2_plugin (uint32_t channels, int32_t max_block)
+{
+  LV2_URID_Map map = { NULL, map_uri };
+  LV2_Options_Option options[] = {
+    { LV2_OPTIONS_INSTANCE, 0, 1, sizeof max_block, 2, &max_block },
+    { LV2_OPTIONS_INSTANCE, 0, 0, 0, 0, NULL },
+  };
+  LV2_Feature map_feature = { LV2_URID__map, &map };
+  LV2_Feature options_feature = { LV2_OPTIONS__options, options };
+  const LV2_Feature *none[] = { NULL };
+  const LV2_Feature *with_options[] = { &map_feature, &options_feature, NULL };
+  uint32_t p;
+  LV2_Handle h;
+  long n;
+
+  watch_size = sizeof (float) * channels * (size_t) max_block;
+  watch_seen = 0;
+  counting = 1;
+  h = lv2_desc->instantiate (lv2_desc, 48000.0, "",
+      max_block > 0 ? with_options : none);
+  counting = 0;
+  if (h == NULL)
+    return 1;
+  for (p = 0; p < channels; p++) {
+    lv2_desc->connect_port (h, p, in[p]);
+    lv2_desc->connect_port (h, channels + p, out[p]);
+  }
+  for (p = 0; p < 5; p++)
+    lv2_desc->connect_port (h, 2 * channels + p, &controls[p]);
+  controls[0] = 20.0f;  /* attenuation limit */
+  controls[1] = 0.5f;   /* VAD threshold */
+  controls[2] = 100.0f; /* VAD hold */
+  lv2_desc->activate (h);
+  n = count_run (lv2_run, h);
+  if (max_block > 0)
+    printf ("LV2 %s, maxBlockLength %d: ", lv2_desc->URI, (int) max_block);
+  else
+    printf ("LV2 %s: ", lv2_desc->URI);
+  printf ("%ld allocations in run() over %d samples, latency port %.0f\n", n,
+      TOTAL, controls[4]);
+  lv2_desc->cleanup (h);
+  if (max_block > 0 && !watch_seen)
+    printf ("LV2 %s: instantiate() did not size its buffer from "
+            "maxBlockLength\n",
+        lv2_desc->URI);
+  return n != 0 || controls[4] != 960.0f || (max_block > 0 && !watch_seen);
+}
+
 static int
 test_lv2 (const char *path)
 {
   void *mod = dlopen (path, RTLD_NOW);
   LV2_Descriptor_Function get;
-  const LV2_Feature *features[] = { NULL };
-  LV2_Handle h;
-  uint32_t p;
-  long n;
+  uint32_t index, channels;
+  int failed = 0;
 
   if (mod == NULL) {
     fprintf (stderr, "%s\n", dlerror ());
     return 1;
   }
   get = (LV2_Descriptor_Function) dlsym (mod, "lv2_descriptor");
-  lv2_desc = get (0);
-  h = lv2_desc->instantiate (lv2_desc, 48000.0, "", features);
-  lv2_desc->connect_port (h, 0, in[0]);
-  lv2_desc->connect_port (h, 1, out[0]);
-  for (p = 2; p < 7; p++)
-    lv2_desc->connect_port (h, p, &controls[p]);
-  controls[2] = 20.0f;
-  controls[3] = 0.5f;
-  controls[4] = 100.0f;
-  lv2_desc->activate (h);
-  n = count_run (lv2_run, h);
-  printf ("LV2 %s: %ld allocations in run() over %d samples, latency port "
-          "%.0f\n",
-      lv2_desc->URI, n, TOTAL, controls[6]);
-  lv2_desc->cleanup (h);
-  return n != 0 || controls[6] != 960.0f;
+  for (index = 0; (lv2_desc = get (index)) != NULL; index++) {
+    channels = strstr (lv2_desc->URI, "stereo") != NULL ? 2 : 1;
+    failed |= test_lv2_plugin (channels, 0);
+    if (channels > 1)
+      failed |= test_lv2_plugin (channels, 3000);
+  }
+  return failed || index != 2;
 }
 
 int
