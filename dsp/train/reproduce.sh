@@ -4,11 +4,13 @@
 # train (two stages) -> export -> check, deterministic from the seed.
 #
 # Stage 1 trains from scratch on the mixtures (-5..20 dB). Stage 2 starts
-# from stage 1's checkpoint and trains on the same mixtures plus each of
-# them again with its noise 6-25 dB lower and a quarter nearly clean
-# (snr_variants.py), with a larger weight on speech taken away
-# (SPEECH_WEIGHT2): a network that never hears quiet noise takes something
-# from every voice.
+# from stage 1's checkpoint and trains on twice as many mixtures (a second
+# set synthesised from seed SEED + 1: other utterances, noise excerpts,
+# SNRs, colourings and rooms), each of them also with its noise 6-25 dB
+# lower and a quarter nearly clean (snr_variants.py), with a larger weight
+# on speech taken away (SPEECH_WEIGHT2): a network that never hears quiet
+# noise takes something from every voice, and one that sees the same
+# mixtures again and again learns them rather than speech.
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
@@ -110,15 +112,45 @@ else
   echo "$STAMP" > "$AUDIO/stamp"
 fi
 
+SEED2=$((SEED + 1))
+AUDIO2="$DATA/audio-seed$SEED2"
+STAMP2="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$SEED2 /")"
+step "synthesise stage 2's second training set into $AUDIO2"
+if [ "$EPOCHS2" -eq 0 ]; then
+  echo "no stage 2, skipped"
+elif [ -f "$AUDIO2/stamp" ] && [ "$(cat "$AUDIO2/stamp")" = "$STAMP2" ]; then
+  echo "up to date, kept"
+else
+  rm -rf "$AUDIO2"
+  mkdir -p "$AUDIO2"
+  # Only its training set is used: the smallest validation and test sets.
+  $PY "$HERE/synth.py" "$AUDIO2" --seed "$SEED2" \
+      --train-minutes "$TRAIN_MINUTES" --val-minutes 1 --test-seconds 2 \
+      --jobs "$JOBS" --real "$REAL"
+  echo "$STAMP2" > "$AUDIO2/stamp"
+fi
+
 step "features and targets (the element's C feature code, layout $LAYOUT)"
 for set in train val test test-real; do
   "$FEATURES" --layout "$LAYOUT" --list "$AUDIO/$set/list.txt" \
       "$DATA/$set.rndf"
 done
-$PY "$HERE/snr_variants.py" "$AUDIO/train/list.txt" \
-    "$AUDIO/train/list-snr.txt" --seed "$SEED"
-"$FEATURES" --layout "$LAYOUT" --list "$AUDIO/train/list-snr.txt" \
-    "$DATA/train-snr.rndf"
+# Stage 2 learns, in this order: train.rndf, its higher-SNR variants, the
+# second set and its higher-SNR variants (each list's gains drawn from its
+# own seed).
+STAGE2_FILES=
+if [ "$EPOCHS2" -gt 0 ]; then
+  snr_features () {  # LIST SEED OUT
+    $PY "$HERE/snr_variants.py" "$1" "${1%.txt}-snr.txt" --seed "$2"
+    "$FEATURES" --layout "$LAYOUT" --list "${1%.txt}-snr.txt" "$3"
+  }
+  snr_features "$AUDIO/train/list.txt" "$SEED" "$DATA/train-snr.rndf"
+  "$FEATURES" --layout "$LAYOUT" --list "$AUDIO2/train/list.txt" \
+      "$DATA/train2.rndf"
+  snr_features "$AUDIO2/train/list.txt" "$SEED2" "$DATA/train2-snr.rndf"
+  STAGE2_FILES="--also $DATA/train-snr.rndf --also $DATA/train2.rndf"
+  STAGE2_FILES="$STAGE2_FILES --also $DATA/train2-snr.rndf"
+fi
 
 step "train, stage 1 (at most $EPOCHS epochs, $TRAIN_BUDGET min)"
 $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
@@ -128,8 +160,9 @@ $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
 
 if [ "$EPOCHS2" -gt 0 ]; then
   step "train, stage 2 (at most $EPOCHS2 epochs, speech weight $SPEECH_WEIGHT2)"
+  # shellcheck disable=SC2086 # STAGE2_FILES is a list of options
   $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
-      "$DATA/model.pt" --also "$DATA/train-snr.rndf" \
+      "$DATA/model.pt" $STAGE2_FILES \
       --init "$DATA/model-stage1.pt" --speech-weight "$SPEECH_WEIGHT2" \
       --lr "$LR2" --seed "$SEED" --epochs "$EPOCHS2" \
       --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
