@@ -62,7 +62,8 @@ struct _DspProcessor
    * loaded from the slot at the start of each call and saved back at its
    * end, so the slot always holds the whole stream state. */
   gfloat attenuation_limit_db;
-  gfloat vad_threshold; /* 0 = no gate */
+  gfloat speech_protection; /* 0 = gains as the network gives them */
+  gfloat vad_threshold;     /* 0 = no gate */
   guint vad_hold_frames;
   gfloat *gate_hold;      /* owned; channels; frames the gate stays open */
   DspStft **stft;         /* owned, one per channel */
@@ -245,6 +246,7 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->n_bands = self->cfg.n_bands;
   self->n_features = dsp_model_get_n_features (model);
   self->state_size = dsp_model_state_size (model, channels);
+  self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
   allocate_working_memory (self);
 
   dsp_model_init_state_descriptor (model, channels, self->history_size, &desc);
@@ -525,6 +527,26 @@ dsp_processor_get_frame_output (const DspProcessor *self)
 }
 
 /**
+ * dsp_processor_set_speech_protection:
+ * @self: a processor
+ * @amount: 0..2; 0 leaves the network's gains as they are
+ *
+ * Raises each band gain g of a frame to g (1 + @amount vad (1 - g)) (at
+ * most 1), vad
+ * being the network's voice probability for the frame: less of the voice
+ * is taken away where the network hears one, and frames without speech
+ * keep their noise reduction. Takes effect at the next frame. Call from the
+ * streaming thread.
+ */
+void
+dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount)
+{
+  g_return_if_fail (self != NULL);
+  self->speech_protection
+      = isfinite (amount) ? CLAMP (amount, 0.0f, 2.0f) : 0.0f;
+}
+
+/**
  * dsp_processor_set_attenuation_limit:
  * @self: a processor
  * @db: the largest attenuation in dB (0 = unlimited)
@@ -572,6 +594,24 @@ gate_frame (DspProcessor *self, guint c, gfloat vad, gfloat *band_gains)
   return TRUE;
 }
 
+/* Raises a frame's band gains by how sure the network is that someone
+ * speaks: g (1 + p vad (1 - g)), at most 1. The network hedges where it
+ * cannot tell voice from noise and then takes away part of the voice; in
+ * frames it calls speech, deep cuts become shallower (at most 1 + p times
+ * the gain: +6 dB for p = 1) and mid gains come up, while frames without
+ * speech keep their full noise reduction. */
+static void
+protect_speech (const DspProcessor *self, gfloat vad, gfloat *gains)
+{
+  gfloat lift = self->speech_protection * vad;
+  guint b;
+
+  if (lift <= 0.0f)
+    return;
+  for (b = 0; b < self->n_bands; b++)
+    gains[b] = MIN (gains[b] * (1.0f + lift * (1.0f - gains[b])), 1.0f);
+}
+
 /* One frame for every channel: analysis, features, the network over the
  * batch, gains, synthesis. Reads in_frame, fills out_frame. */
 static void
@@ -597,6 +637,7 @@ run_frame (DspProcessor *self, DspProcessorReport *report)
     gfloat *spectrum = self->spectrum + c * bins2;
     gfloat vad = isfinite (self->vad[c]) ? self->vad[c] : 0.0f;
 
+    protect_speech (self, vad, self->band_gains + c * self->n_bands);
     if (gate_frame (self, c, vad, self->band_gains + c * self->n_bands))
       report->gated_frames++;
     dsp_features_interpolate_gains (self->features[c],

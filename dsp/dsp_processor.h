@@ -28,6 +28,11 @@ G_BEGIN_DECLS
  */
 typedef struct _DspProcessor DspProcessor;
 
+/* What dsp_processor_set_speech_protection() is at first: chosen from the
+ * quality evaluation's trade-off between speech kept and noise removed
+ * (docs/quality.md). */
+#define DSP_DEFAULT_SPEECH_PROTECTION 1.0f
+
 /**
  * DspProcessorReport:
  * @frames: frames completed in the call
@@ -91,6 +96,8 @@ gboolean dsp_processor_take_pending_import (DspProcessor *self,
     DspProcessor *from, GError **error);
 
 void dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db);
+
+void dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount);
 
 void dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
     guint hold_frames);

@@ -73,6 +73,7 @@ enum
   PROP_0,
   PROP_MODEL,
   PROP_ATTENUATION_LIMIT,
+  PROP_SPEECH_PROTECTION,
   PROP_VAD_THRESHOLD,
   PROP_VAD_HOLD,
   PROP_RESET_ON_DISCONT,
@@ -561,6 +562,9 @@ gst_rnn_denoise_set_property (GObject *object, guint prop_id,
     case PROP_ATTENUATION_LIMIT:
       self->attenuation_limit = g_value_get_double (value);
       break;
+    case PROP_SPEECH_PROTECTION:
+      self->speech_protection = g_value_get_double (value);
+      break;
     case PROP_VAD_THRESHOLD:
       self->vad_threshold = g_value_get_double (value);
       break;
@@ -599,6 +603,9 @@ gst_rnn_denoise_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_ATTENUATION_LIMIT:
       g_value_set_double (value, self->attenuation_limit);
+      break;
+    case PROP_SPEECH_PROTECTION:
+      g_value_set_double (value, self->speech_protection);
       break;
     case PROP_VAD_THRESHOLD:
       g_value_set_double (value, self->vad_threshold);
@@ -744,6 +751,24 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_double ("attenuation-limit", "Attenuation limit",
           "Largest attenuation in dB (0 = unlimited)", 0.0, 120.0,
           DEFAULT_ATTENUATION_LIMIT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
+              | GST_PARAM_CONTROLLABLE));
+
+  /**
+   * GstRnnDenoise:speech-protection:
+   *
+   * How much the noise reduction holds back in frames the network finds
+   * speech in: each band gain g becomes g (1 + p vad (1 - g)), at most 1,
+   * where vad is the frame's voice probability. 0 applies the network's
+   * gains as they are; 1 (the default) keeps noticeably more of the voice
+   * at a small cost in noise left during speech, and frames without speech
+   * keep their full reduction (the trade-off is measured in
+   * docs/quality.md).
+   */
+  g_object_class_install_property (gobject_class, PROP_SPEECH_PROTECTION,
+      g_param_spec_double ("speech-protection", "Speech protection",
+          "How much less to attenuate in frames with speech (0 = none)", 0.0,
+          2.0, DSP_DEFAULT_SPEECH_PROTECTION,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
               | GST_PARAM_CONTROLLABLE));
 
@@ -952,6 +977,7 @@ gst_rnn_denoise_init (GstRnnDenoise *self)
 
   self->model_path = g_strdup (DEFAULT_MODEL);
   self->attenuation_limit = DEFAULT_ATTENUATION_LIMIT;
+  self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
   self->vad_threshold = DEFAULT_VAD_THRESHOLD;
   self->vad_hold = DEFAULT_VAD_HOLD;
   self->reset_on_discont = DEFAULT_RESET_ON_DISCONT;

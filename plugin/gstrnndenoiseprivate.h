@@ -74,6 +74,7 @@ struct _GstRnnDenoise
   /* Properties; OBJECT_LOCK. */
   gchar *model_path;
   gdouble attenuation_limit;
+  gdouble speech_protection;
   gdouble vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;
@@ -91,6 +92,7 @@ struct _GstRnnDenoise
 typedef struct
 {
   gfloat attenuation_limit;
+  gfloat speech_protection;
   gfloat vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;

@@ -3,13 +3,14 @@
 """Score model files on held-out test mixtures, for the model card's
 ablation table.
 
-    ablation.py FORWARD TESTDIR NAME=MODEL[@LIMIT] [...] [--jobs J]
+    ablation.py FORWARD TESTDIR NAME=MODEL[@LIMIT[@PROTECTION]] [...]
+                [--jobs J]
 
 FORWARD is the rnndenoise-forward tool; TESTDIR a test/ or test-real/
 folder written by synth.py (snrS/ subfolders, manifest.tsv). Every model
 denoises every mixture with the element's own processor (with the
-attenuation limit in dB after @, none by default; output aligned with the
-input), and the mixtures are scored with the
+attenuation limit in dB and the speech protection after @, the processor's
+defaults otherwise; output aligned with the input), and the mixtures are scored with the
 quality evaluation's metrics: mean ΔSI-SDR over −5…10 dB, speech energy
 lost in speech-dominated bins, noise reduction where no one speaks, and
 ΔSI-SDR on the hum, babble and room mixtures. Prints a Markdown table.
@@ -52,10 +53,9 @@ def mixtures(testdir):
 def score(forward, model, testdir, stem, out):
     """Denoise one mixture with MODEL[@LIMIT]; returns its figures."""
     base = os.path.join(testdir, stem)
-    path, _, limit = model.partition("@")
+    path, *settings = model.split("@")
     subprocess.run([forward, "denoise", path, base + "_noisy.wav", out]
-                   + ([limit] if limit else []),
-                   check=True, stdout=subprocess.DEVNULL)
+                   + settings, check=True, stdout=subprocess.DEVNULL)
     clean, noisy = read(base + "_clean.wav"), read(base + "_noisy.wav")
     y = read(out)[:clean.size]
     free = metrics.activity(clean)[1]

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  *   rnndenoise-forward run MODEL FEATURES OUT
- *   rnndenoise-forward denoise MODEL IN OUT [ATTENUATION_LIMIT_DB]
+ *   rnndenoise-forward denoise MODEL IN OUT [ATTENUATION_LIMIT_DB
+ *                                            [SPEECH_PROTECTION]]
  *
  * run: feeds the feature rows of a file written by rnndenoise-features
  * through dsp_model_forward(), each sequence from the zero state, batch 1,
@@ -12,7 +13,8 @@
  *
  * denoise: runs a mono 48 kHz file (WAV or raw float32, as
  * rnndenoise-features reads them) through a DspProcessor with the given
- * attenuation limit (none by default, as the element), drains its tail and writes a mono 32-bit float WAV of
+ * attenuation limit and speech protection (the processor's defaults when
+ * not given), drains its tail and writes a mono 32-bit float WAV of
  * the same length, aligned with the input. It prints the mean VAD
  * probability.
  */
@@ -159,7 +161,7 @@ write_wav (const gchar *path, const gfloat *samples, gsize n, guint rate,
 
 static gboolean
 run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
-    gfloat attenuation_limit_db, GError **error)
+    gchar **settings, GError **error)
 {
   guint rate = dsp_model_get_frame_config (model)->sample_rate;
   DspProcessorReport report;
@@ -176,7 +178,13 @@ run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
     g_free (in);
     return FALSE;
   }
-  dsp_processor_set_attenuation_limit (proc, attenuation_limit_db);
+  if (settings[0] != NULL) {
+    dsp_processor_set_attenuation_limit (proc,
+        (gfloat) g_ascii_strtod (settings[0], NULL));
+    if (settings[1] != NULL)
+      dsp_processor_set_speech_protection (proc,
+          (gfloat) g_ascii_strtod (settings[1], NULL));
+  }
 
   /* Output sample i is input sample i; the drain gives the tail. */
   out = g_new0 (gfloat, n + dsp_processor_get_latency (proc));
@@ -201,12 +209,12 @@ main (int argc, char **argv)
   DspModel *model;
   gboolean ok;
 
-  if ((argc != 5 && !(argc == 6 && strcmp (argv[1], "denoise") == 0))
+  if ((argc != 5 && !(argc <= 7 && strcmp (argv[1], "denoise") == 0))
       || (strcmp (argv[1], "run") != 0 && strcmp (argv[1], "denoise") != 0)) {
     fprintf (stderr,
         "usage: rnndenoise-forward run MODEL FEATURES OUT\n"
         "       rnndenoise-forward denoise MODEL IN OUT "
-        "[ATTENUATION_LIMIT_DB]\n");
+        "[ATTENUATION_LIMIT_DB [SPEECH_PROTECTION]]\n");
     return 2;
   }
   model = dsp_model_new_from_file (argv[2], &error);
@@ -218,8 +226,7 @@ main (int argc, char **argv)
   if (strcmp (argv[1], "run") == 0)
     ok = run_features (model, argv[3], argv[4], &error);
   else
-    ok = run_denoise (model, argv[3], argv[4],
-        argc == 6 ? (gfloat) g_ascii_strtod (argv[5], NULL) : 0.0f, &error);
+    ok = run_denoise (model, argv[3], argv[4], argv + 5, &error);
   dsp_model_unref (model);
   if (!ok) {
     fprintf (stderr, "rnndenoise-forward: %s\n", error->message);

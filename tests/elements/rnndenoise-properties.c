@@ -54,6 +54,49 @@ GST_START_TEST (test_vad_gate_property)
 
 GST_END_TEST;
 
+/* speech-protection: the processor's default, reaches the stream (the
+ * output equals the processor's at that setting), and 0 turns it off. */
+GST_START_TEST (test_speech_protection_property)
+{
+  guint n = 20 * HOP, k;
+  gfloat *x = make_signal (n, 1, 15), *y, *ref;
+  const gdouble amounts[] = { 0.0, 2.0 };
+  gdouble value = -1.0;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+
+  g_object_get (h->element, "speech-protection", &value, NULL);
+  fail_unless_equals_float (value, DSP_DEFAULT_SPEECH_PROTECTION);
+  gst_harness_teardown (h);
+
+  for (k = 0; k < G_N_ELEMENTS (amounts); k++) {
+    DspModel *model = load_model ();
+    DspProcessor *p = dsp_processor_new (model, 1, NULL);
+    guint produced;
+
+    h = new_stream_harness (F32_CAPS (1));
+    g_object_set (h->element, "speech-protection", amounts[k], NULL);
+    push_signal (h, x, n, 1, HOP, 0);
+    gst_harness_push_event (h, gst_event_new_eos ());
+    fail_unless_equals_int (pull_all (h, 1, &y, 0), n);
+
+    ref = g_new0 (gfloat, n + LATENCY);
+    dsp_processor_set_speech_protection (p, (gfloat) amounts[k]);
+    produced = dsp_processor_process (p, x, ref, n, NULL, NULL, 0, NULL);
+    produced += dsp_processor_drain (p, ref + produced);
+    fail_unless_equals_int (produced, n);
+    assert_bits_equal (ref, y, n);
+
+    g_free (y);
+    g_free (ref);
+    dsp_processor_free (p);
+    dsp_model_unref (model);
+    gst_harness_teardown (h);
+  }
+  g_free (x);
+}
+
+GST_END_TEST;
+
 /* Time-valued properties are in nanoseconds; the gain settings can be
  * automated, and a controlled value reaches the stream at each buffer. */
 GST_START_TEST (test_controlled_properties)
@@ -141,6 +184,7 @@ rnndenoise_add_property_tests (Suite *s)
   tc = tcase_create ("properties");
   tcase_add_test (tc, test_child_proxy_pad_property);
   tcase_add_test (tc, test_vad_gate_property);
+  tcase_add_test (tc, test_speech_protection_property);
   tcase_add_test (tc, test_controlled_properties);
   tcase_add_test (tc, test_messages);
   suite_add_tcase (s, tc);

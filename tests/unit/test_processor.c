@@ -649,6 +649,41 @@ START_TEST (test_frame_output_migration)
 }
 END_TEST
 
+/* Speech protection only raises gains: more output energy the larger it
+ * is, none of it for 0 (the network's gains as they are); out-of-range
+ * values are clamped (NaN is 0). */
+START_TEST (test_speech_protection)
+{
+  DspModel *model = random_model (DSP_WEIGHT_F32);
+  const gfloat amounts[] = { 0.0f, 1.0f, 2.0f, NAN, 5.0f };
+  guint n = 9600, k, i;
+  gfloat *x = make_signal (n, 1, 61);
+  gfloat *y[G_N_ELEMENTS (amounts)];
+  gdouble energy[G_N_ELEMENTS (amounts)];
+
+  for (k = 0; k < G_N_ELEMENTS (amounts); k++) {
+    DspProcessor *p = dsp_processor_new (model, 1, NULL);
+    guint chunk[1] = { 480 };
+
+    dsp_processor_set_speech_protection (p, amounts[k]);
+    y[k] = g_new0 (gfloat, n + 2 * HOP);
+    ck_assert_uint_eq (run_chunked (p, x, y[k], n, chunk, 1), n - 2 * HOP);
+    energy[k] = 0.0;
+    for (i = 0; i < n - 2 * HOP; i++)
+      energy[k] += (gdouble) y[k][i] * y[k][i];
+    dsp_processor_free (p);
+  }
+  ck_assert (energy[1] > energy[0] * 1.01);
+  ck_assert (energy[2] > energy[1] * 1.01);
+  assert_bits_equal (y[3], y[0], n - 2 * HOP);
+  assert_bits_equal (y[4], y[2], n - 2 * HOP);
+  for (k = 0; k < G_N_ELEMENTS (amounts); k++)
+    g_free (y[k]);
+  g_free (x);
+  dsp_model_unref (model);
+}
+END_TEST
+
 /* A gate whose threshold no frame reaches silences every frame (with no
  * attenuation limit, to exact zeros); a 20 dB limit keeps a tenth. */
 START_TEST (test_vad_gate)
@@ -795,6 +830,7 @@ processor_suite (void)
   tcase_add_test (tc, test_processor_keeps_model);
   tcase_add_test (tc, test_16k_model);
   tcase_add_test (tc, test_vad_gate);
+  tcase_add_test (tc, test_speech_protection);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   tcase_add_test (tc, test_no_allocation_in_steady_state);
 #endif
