@@ -306,6 +306,15 @@ rnndenoise_set_attenuation_limit (RnnDenoise *st, float db)
 }
 
 int
+rnndenoise_set_speech_protection (RnnDenoise *st, float amount)
+{
+  if (st == NULL || !(amount >= 0.0f && amount <= 2.0f))
+    return RNNDENOISE_ERROR_INVALID_ARGUMENT;
+  dsp_processor_set_speech_protection (st->processor, amount);
+  return RNNDENOISE_OK;
+}
+
+int
 rnndenoise_set_vad_threshold (RnnDenoise *st, float threshold)
 {
   if (st == NULL || !(threshold >= 0.0f && threshold <= 1.0f))

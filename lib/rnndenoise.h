@@ -160,8 +160,13 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * Attenuation limit: the largest attenuation in dB, 0 = unlimited
  * (default 0). VAD threshold: frames whose voice probability stays below
  * it are attenuated down to the limit, 0 disables the gate (default 0).
- * VAD hold: milliseconds the gate stays open after speech (default 200). */
+ * VAD hold: milliseconds the gate stays open after speech (default 200).
+ * Speech protection, 0..2: in frames with speech each band gain g becomes
+ * g (1 + p vad (1 - g)), at most 1, so less of the voice is taken away;
+ * 0 applies the network's gains as they are (default 1, as the element). */
 RNNDENOISE_API int rnndenoise_set_attenuation_limit (RnnDenoise *st, float db);
+RNNDENOISE_API int rnndenoise_set_speech_protection (RnnDenoise *st,
+    float amount);
 RNNDENOISE_API int rnndenoise_set_vad_threshold (RnnDenoise *st,
     float threshold);
 RNNDENOISE_API int rnndenoise_set_vad_hold (RnnDenoise *st, float ms);
