@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The docs speak of the model that ships: every 16-digit model id in the
+# README and docs/*.md is the shipped model's (rnndenoise-model info), or
+# sits on a line that names it as the first model; the pages that quote
+# the shipped model's id do; the state caps example in docs/element.md
+# has its hidden sizes.
+#
+# Usage: docs-model-id.sh RNNDENOISE_MODEL_TOOL MODEL SOURCE_DIR
+set -eu
+tool=$1
+model=$2
+src=$3
+
+info=$("$tool" info "$model")
+id=$(printf '%s\n' "$info" | awk '/^model id:/ { print $3 }')
+sizes=$(printf '%s\n' "$info" |
+  awk '$2 == "gru" { split ($0, a, "->"); split (a[2], b, " "); \
+        s = s (s == "" ? "" : "\\,") b[1] } END { print s }')
+echo "shipped model: $id, GRU sizes $sizes"
+status=0
+
+for page in README.md docs/element.md docs/model.md docs/quality.md \
+    docs/performance.md; do
+  if ! grep -q "$id" "$src/$page"; then
+    echo "FAIL: $page does not name the shipped model $id"
+    status=1
+  fi
+done
+
+# Other ids only where the text says which older model it was.
+stale=$(cd "$src" && grep -noE '\b[0-9a-f]{16}\b' README.md docs/*.md |
+  grep -v ":$id\$" || true)
+for hit in $stale; do
+  file=${hit%%:*}
+  rest=${hit#*:}
+  line=${rest%%:*}
+  if ! sed -n "${line}p" "$src/$file" | grep -qi "first model"; then
+    echo "FAIL: $file:$line names model ${rest#*:}, not the shipped $id"
+    status=1
+  fi
+done
+
+if ! grep -qF "hidden-sizes=(string)\"$sizes\"" "$src/docs/element.md"; then
+  echo "FAIL: docs/element.md's state caps example has other hidden sizes" \
+    "than the shipped model's ($sizes)"
+  status=1
+fi
+[ $status -eq 0 ] && echo "docs name the shipped model"
+exit $status
