@@ -158,9 +158,12 @@ rnndenoise-model info "$model" >"$tmp/model.txt" \
 grep -q "^checksum:.*(ok)" "$tmp/model.txt" \
   || { cat "$tmp/model.txt"; fail "rnndenoise-model: no valid checksum"; }
 ok "$(grep '^model id:' "$tmp/model.txt")"
-[ -f /usr/share/man/man1/rnndenoise-model.1.gz ] \
-  || fail "the man page rnndenoise-model.1 is missing"
-ok "/usr/share/man/man1/rnndenoise-model.1.gz"
+for tool in rnndenoise-model rnndenoise-sisdr rnndenoise-mix; do
+  [ -f "/usr/share/man/man1/$tool.1.gz" ] \
+    || fail "the man page $tool.1 is missing"
+  "$tool" --help >/dev/null || fail "$tool --help"
+done
+ok "rnndenoise-model, rnndenoise-sisdr, rnndenoise-mix: --help and man pages"
 
 step "pkg-config --cflags --libs rnndenoise, and an application built on it"
 flags=$(pkg-config --cflags --libs rnndenoise) \
