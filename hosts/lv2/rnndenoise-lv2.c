@@ -84,15 +84,18 @@ max_block_length (const LV2_Feature *const *features)
   const LV2_Options_Option *opt
       = lv2_features_data (features, LV2_OPTIONS__options);
   LV2_URID key, atom_int;
+  int32_t value;
 
   if (map == NULL || opt == NULL)
     return 0;
   key = map->map (map->handle, LV2_BUF_SIZE__maxBlockLength);
   atom_int = map->map (map->handle, LV2_ATOM__Int);
   for (; opt->key != 0; opt++) {
-    if (opt->key == key && opt->type == atom_int
-        && opt->size == sizeof (int32_t) && *(const int32_t *) opt->value > 0)
-      return (uint32_t) * (const int32_t *) opt->value;
+    if (opt->key != key || opt->type != atom_int
+        || opt->size != sizeof (int32_t))
+      continue;
+    value = *(const int32_t *) opt->value;
+    return value > 0 ? (uint32_t) value : 0;
   }
   return 0;
 }
@@ -123,8 +126,10 @@ instantiate (const LV2_Descriptor *descriptor, double rate,
   self->st = rnndenoise_new (NULL, (int) self->channels, NULL);
   if (self->channels > 1) {
     self->block = max_block_length (features);
-    if (self->block == 0 || self->block > MAX_BLOCK)
-      self->block = self->block == 0 ? DEFAULT_BLOCK : MAX_BLOCK;
+    if (self->block == 0)
+      self->block = DEFAULT_BLOCK;
+    else if (self->block > MAX_BLOCK)
+      self->block = MAX_BLOCK;
     self->interleaved = malloc (sizeof (float) * self->block * self->channels);
   }
   if (self->st == NULL || (self->channels > 1 && self->interleaved == NULL)) {
