@@ -4,16 +4,17 @@
 the quality report and its plots.
 
     evaluate.py --build BUILD --model MODEL --work WORK --docs DOCS
-                [--real-testdir DIR ...] [--attenuation-limits "0 6 12"]
+                [--real-testdir DIR ...] [--sweep PROPERTY="V1 V2 ..." ...]
                 [TESTDIR ...]
 
 Each TESTDIR is a test/ folder written by dsp/train/synth.py (snrS/
 subfolders and a manifest.tsv), spoken by the held-out TTS voices; each
 --real-testdir is a test-real/ folder of the same layout, spoken by the
 held-out recorded voices. The two sets are scored alike and reported apart,
-recorded voices first. --attenuation-limits runs rnndenoise once more per
-attenuation-limit on the recorded voices (0 = unlimited). Processed audio
-and per-file figures go under WORK; DOCS receives quality.md and its
+recorded voices first. Each --sweep runs rnndenoise once more per value
+of one of its numeric properties on the recorded voices, the others as in
+the main run, and adds a section to the report. Processed audio and
+per-file figures go under WORK; DOCS receives quality.md and its
 quality-*.png plots. tests/quality/run.sh calls this with the right
 arguments; the environment may set RNNDENOISE_PROPS, WEBRTCDSP_PROPS and
 SPEEX_SUPPRESS to try other settings.
@@ -23,6 +24,7 @@ import argparse
 import collections
 import csv
 import os
+import re
 import shlex
 import string
 import subprocess
@@ -71,7 +73,11 @@ SETS = collections.OrderedDict([
              "`dsp/train/split.txt` holds out (`heldout-voices`)",
              "quality-")),
 ])
-LIMIT_PREFIX = "rnndenoise-al"  # method name of an attenuation-limit run
+SWEEP_MARK = "@"  # a sweep run's method name: rnndenoise@PROPERTY=VALUE
+# Properties whose 0 means "no bound": 0 is the far end of their sweep.
+UNBOUNDED_AT_0 = {"attenuation-limit"}
+# Plot names kept for the links that use them (others: quality-PROP.png).
+SWEEP_PLOTS = {"attenuation-limit": "quality-attenuation.png"}
 
 DEFAULT_RNNDENOISE_PROPS = ""
 DEFAULT_WEBRTCDSP_PROPS = ("echo-cancel=false gain-control=false "
@@ -133,13 +139,18 @@ class Runner:
         self.webrtc_props = os.environ.get("WEBRTCDSP_PROPS",
                                            DEFAULT_WEBRTCDSP_PROPS)
         self.speex_suppress = os.environ.get("SPEEX_SUPPRESS", "")
+        self.properties = {}  # rnndenoise's numeric properties, by check()
 
     def element(self, method):
+        """The element and properties of a GStreamer method; a sweep run
+        sets its property after (and instead of) RNNDENOISE_PROPS'."""
         if method.startswith("rnndenoise"):
-            el = ["rnndenoise", "model=" + self.args.model] + shlex.split(
-                self.rnn_props)
-            if method.startswith(LIMIT_PREFIX):
-                el.append("attenuation-limit=" + method[len(LIMIT_PREFIX):])
+            prop, value = sweep_setting(method)
+            el = ["rnndenoise", "model=" + self.args.model] + [
+                p for p in shlex.split(self.rnn_props)
+                if p.split("=", 1)[0] != prop]
+            if prop:
+                el.append("%s=%s" % (prop, value))
             return el
         return ["webrtcdsp"] + shlex.split(self.webrtc_props)
 
@@ -155,13 +166,16 @@ class Runner:
         return " ".join(el)
 
     def check(self):
-        """Loads each element once (fills the registry) and fails early."""
+        """Loads each element once (fills the registry), fails early, and
+        reads rnndenoise's numeric properties."""
         for name in ("rnndenoise", "webrtcdsp", "wavparse", "wavenc"):
             r = subprocess.run(["gst-inspect-1.0", name], env=self.env,
-                               stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
             if r.returncode != 0:
                 sys.exit("evaluate: GStreamer element %s not found" % name)
+            if name == "rnndenoise":
+                self.properties = numeric_properties(r.stdout)
 
     def gst(self, method, inp, out):
         cmd = (["gst-launch-1.0", "-q", "filesrc", "location=" + inp, "!",
@@ -203,12 +217,91 @@ def output_path(work, method, mixture, noise_free=False):
                         + ("_clean" if noise_free else "") + ".wav")
 
 
-def limit_method(limit):
-    return "%s%g" % (LIMIT_PREFIX, limit)
+def numeric_properties(inspect):
+    """The numeric properties in gst-inspect-1.0's description of an
+    element: name -> dict(blurb, low, high, default), the default as
+    printed."""
+    props, name, blurb = {}, None, ""
+    for line in inspect.splitlines():
+        head = re.match(r"  (\S+)\s+: (.*)$", line)
+        if head:
+            name, blurb = head.groups()
+            continue
+        num = re.search(r"(?:Double|Float|Integer|Integer64|Long)\. "
+                        r"Range:\s*(\S+)\s+-\s*(\S+)\s+Default:\s*(\S+)",
+                        line)
+        if name and num:
+            props[name] = dict(blurb=blurb, low=float(num.group(1)),
+                               high=float(num.group(2)),
+                               default=num.group(3))
+    return props
 
 
-def run_methods(args, runner, mixtures, noise_free, limit_mixtures=(),
-                limits=()):
+def sweep_method(prop, value):
+    """The method name of rnndenoise run with PROP=VALUE."""
+    return "rnndenoise%s%s=%s" % (SWEEP_MARK, prop, value)
+
+
+def sweep_setting(method):
+    """(property, value) of a sweep run's method name; (None, None) for
+    any other method."""
+    if SWEEP_MARK not in method:
+        return None, None
+    return tuple(method.split(SWEEP_MARK, 1)[1].split("=", 1))
+
+
+def parse_sweeps(specs):
+    """PROPERTY="V1 V2 ..." specs -> ordered {property: [value text]},
+    repeated values dropped; exits on a malformed spec."""
+    sweeps = collections.OrderedDict()
+    for spec in specs:
+        prop, sep, text = spec.partition("=")
+        prop = prop.strip()
+        try:
+            values = [float(v) for v in text.split()]
+        except ValueError:
+            values = []
+        if not sep or not prop or not values:
+            sys.exit("evaluate: --sweep %r: expected PROPERTY=\"V1 V2 ...\""
+                     % spec)
+        if prop in sweeps:
+            sys.exit("evaluate: --sweep %s given twice" % prop)
+        first = {}
+        for v, x in zip(text.split(), values):
+            first.setdefault(x, v)
+        sweeps[prop] = list(first.values())
+    return sweeps
+
+
+def sweep_runs(sweeps, runner):
+    """Every sweep run: dict(method, prop, value (text), x (number),
+    default (the element's default value?), source: the method whose
+    output is scored, "rnndenoise" when the run would repeat the main
+    one). Exits when a property is not a numeric one of rnndenoise or a
+    value is out of its range."""
+    set_by_props = {p.split("=", 1)[0] for p in shlex.split(runner.rnn_props)}
+    runs = []
+    for prop, values in sweeps.items():
+        info = runner.properties.get(prop)
+        if info is None:
+            sys.exit("evaluate: rnndenoise has no numeric property %s (it "
+                     "has %s)" % (prop, ", ".join(sorted(runner.properties))))
+        default = float(info["default"])
+        for v in values:
+            x = float(v)
+            if not info["low"] <= x <= info["high"]:
+                sys.exit("evaluate: %s=%s is outside %g…%g" % (
+                    prop, v, info["low"], info["high"]))
+            method = sweep_method(prop, v)
+            same = x == default and prop not in set_by_props
+            runs.append(dict(method=method, prop=prop, value=v, x=x,
+                             default=x == default,
+                             source="rnndenoise" if same else method))
+    return runs
+
+
+def run_methods(args, runner, mixtures, noise_free, sweep_mixtures=(),
+                runs=()):
     jobs = []
     for m in mixtures:
         for method in METHODS[1:]:
@@ -218,11 +311,11 @@ def run_methods(args, runner, mixtures, noise_free, limit_mixtures=(),
         for method in METHODS[1:]:
             jobs.append((method, m["clean"], output_path(args.work, method,
                                                          m, True)))
-    for m in limit_mixtures:
-        for limit in limits:
-            method = limit_method(limit)
-            jobs.append((method, m["noisy"], output_path(args.work, method,
-                                                         m)))
+    for m in sweep_mixtures:
+        for run in runs:
+            if run["source"] == run["method"]:
+                jobs.append((run["method"], m["noisy"], output_path(
+                    args.work, run["method"], m)))
     with ThreadPoolExecutor(max_workers=args.jobs) as ex:
         list(ex.map(runner.run, jobs))
     return len(jobs)
@@ -320,18 +413,18 @@ def _score(job):
     return rows
 
 
-def _score_limits(job):
-    """The figures of the attenuation-limit runs on one mixture."""
-    m, work, lag, limits = job
+def _score_sweeps(job):
+    """The figures of the sweep runs on one mixture."""
+    m, work, lag, runs = job
     clean, noisy = read_wav(m["clean"]), read_wav(m["noisy"])
     _, free = metrics.activity(clean)
     base = metrics.si_sdr(clean, noisy)
     rows = []
-    for limit in limits:
-        method = limit_method(limit)
-        y = metrics.align(read_wav(output_path(work, method, m)), lag,
+    for run in runs:
+        y = metrics.align(read_wav(output_path(work, run["source"], m)), lag,
                           clean.size)
-        rows.append(dict(m, method=method, limit=limit,
+        rows.append(dict(m, method=run["method"], prop=run["prop"],
+                         value=run["x"],
                          d_si_sdr=metrics.si_sdr(clean, y) - base,
                          stoi=metrics.stoi(clean, y),
                          nr=metrics.noise_reduction(noisy, y, free),
@@ -705,37 +798,52 @@ def plot_spectrograms(example, work, lags, path):
     plt.close(fig)
 
 
-# ---- attenuation limits ---------------------------------------------------
+# ---- property sweeps ------------------------------------------------------
 
-def limit_label(limit):
-    return "none (0)" if limit == 0 else "%g dB" % limit
+def sweep_unit(info):
+    """The unit the property's description names ("in dB"), or ""."""
+    u = re.search(r"\bin (dB|ns|ms|s|Hz)\b", info["blurb"])
+    return u.group(1) if u else ""
 
 
-def limit_summary(limit_rows, limits):
-    """Per limit: (limit, ΔSI-SDR −5…10 dB, STOI −5…10 dB, speech lost,
-    noise reduction where no one speaks), with unlimited (0) last."""
-    order = sorted(limits, key=lambda v: (v == 0, v))
+def sweep_label(run, info):
+    """A value as the report shows it: "1 (default)", "0 (unlimited)"."""
+    notes = []
+    zero = re.search(r"\(0 = ([^)]+)\)", info["blurb"])
+    if run["x"] == 0 and zero:
+        notes.append(zero.group(1))
+    if run["default"]:
+        notes.append("default")
+    return "%g" % run["x"] + (" (%s)" % ", ".join(notes) if notes else "")
+
+
+def sweep_summary(sweep_rows, runs):
+    """Per run of one property: (run, ΔSI-SDR −5…10 dB, STOI −5…10 dB,
+    speech lost, noise reduction where no one speaks), by value (a 0
+    that means "no bound" last)."""
+    order = sorted(runs, key=lambda r: (r["prop"] in UNBOUNDED_AT_0
+                                        and r["x"] == 0, r["x"]))
     out = []
-    for limit in order:
-        sel = dict(method=limit_method(limit))
-        out.append((limit,
-                    mean(limit_rows, "d_si_sdr", snr=LOW_SNRS, **sel),
-                    mean(limit_rows, "stoi", snr=LOW_SNRS, **sel),
-                    mean(limit_rows, "lost", **sel),
-                    mean(limit_rows, "nr", **sel)))
+    for run in order:
+        sel = dict(method=run["method"])
+        out.append((run,
+                    mean(sweep_rows, "d_si_sdr", snr=LOW_SNRS, **sel),
+                    mean(sweep_rows, "stoi", snr=LOW_SNRS, **sel),
+                    mean(sweep_rows, "lost", **sel),
+                    mean(sweep_rows, "nr", **sel)))
     return out
 
 
-def plot_limits(summary, path):
+def plot_sweep(summary, prop, info, path):
     """Noise reduction where no one speaks against speech lost, one point
-    per limit (left); ΔSI-SDR against the limit (right)."""
+    per value (left); ΔSI-SDR against the value (right)."""
     plt = _pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     ax = axes[0]
     ax.plot([s[3] for s in summary], [s[4] for s in summary], marker="o",
             color=COLOURS["rnndenoise"])
     for s in summary:
-        ax.annotate(limit_label(s[0]), (s[3], s[4]), fontsize=8,
+        ax.annotate(sweep_label(s[0], info), (s[3], s[4]), fontsize=8,
                     xytext=(4, 4), textcoords="offset points")
     ax.axhline(20, color="k", linewidth=0.8, linestyle=":")
     ax.axvline(0.5, color="k", linewidth=0.8, linestyle=":")
@@ -743,57 +851,81 @@ def plot_limits(summary, path):
     ax.set_ylabel("noise reduction where no one speaks (dB)")
     ax.grid(alpha=0.3)
     ax = axes[1]
-    finite = [s[0] for s in summary if s[0] > 0]
-    top = (max(finite) if finite else 0) + 10
-    xs = [s[0] if s[0] > 0 else top for s in summary]
+    xs = [s[0]["x"] for s in summary]
+    if prop in UNBOUNDED_AT_0:
+        # "No bound" is drawn one step beyond the largest value.
+        finite = sorted(x for x in xs if x > 0) or [0.0]
+        step = ((finite[-1] - finite[0]) / (len(finite) - 1)
+                if len(finite) > 1 else finite[-1] / 2 or 1.0)
+        xs = [x if x > 0 else finite[-1] + step for x in xs]
     ax.plot(xs, [s[1] for s in summary], marker="o",
             color=COLOURS["rnndenoise"])
     ax.axhline(8, color="k", linewidth=0.8, linestyle=":")
     ax.set_xticks(xs)
-    ax.set_xticklabels(["none" if s[0] == 0 else "%g" % s[0]
-                        for s in summary])
-    ax.set_xlabel("attenuation-limit (dB)")
+    ax.set_xticklabels([sweep_label(s[0], info).replace(" (", "\n(")
+                        for s in summary], fontsize=8)
+    unit = sweep_unit(info)
+    ax.set_xlabel(prop + (" (%s)" % unit if unit else ""))
     ax.set_ylabel("mean ΔSI-SDR, −5…10 dB (dB)")
     ax.grid(alpha=0.3)
-    fig.suptitle("rnndenoise attenuation-limit on the recorded voices "
-                 "(dotted: goals)")
+    fig.suptitle("rnndenoise %s on the recorded voices (dotted: goals)"
+                 % prop)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
 
-def limit_section(limit_rows, limits, docs):
-    """The attenuation-limit section of the report (and its plot)."""
-    if not limits:
-        return ("Not run for this report: `ATTENUATION_LIMITS=\"0 6 12 18 "
-                "24 30\" tests/quality/run.sh` runs rnndenoise once per "
-                "attenuation-limit on the recorded voices and adds a table "
-                "and a plot here.")
-    summary = limit_summary(limit_rows, limits)
-    plot_limits(summary, os.path.join(docs, "quality-attenuation.png"))
+def sweep_section(sweep_rows, runs, info, docs, rnn_cmd):
+    """One property's section of the report (and its plot)."""
+    prop = runs[0]["prop"]
+    png = SWEEP_PLOTS.get(prop, "quality-%s.png" % prop)
+    summary = sweep_summary(sweep_rows, runs)
+    plot_sweep(summary, prop, info, os.path.join(docs, png))
+    unit = sweep_unit(info)
     table = md_table(
-        ["attenuation-limit", "ΔSI-SDR −5…10 dB", "STOI −5…10 dB",
-         "speech lost (dB)", "NR where no one speaks (dB)"],
-        [[limit_label(s[0]), fmt(s[1], 1, True), fmt(s[2], 3),
+        [prop + (" (%s)" % unit if unit else ""), "ΔSI-SDR −5…10 dB",
+         "STOI −5…10 dB", "speech lost (dB)",
+         "NR where no one speaks (dB)"],
+        [[sweep_label(s[0], info), fmt(s[1], 1, True), fmt(s[2], 3),
           fmt(s[3], 2), fmt(s[4])] for s in summary])
+    both = [sweep_label(s[0], info) for s in summary
+            if s[3] <= 0.5 and s[4] >= 20]
     best = max(summary, key=lambda s: s[1])
-    text = ("Highest mean ΔSI-SDR over −5…10 dB: %s (%s dB)."
-            % (limit_label(best[0]), fmt(best[1], 1, True)))
-    both = [s for s in summary if s[3] <= 0.5 and s[4] >= 20]
-    if both:
-        text += (" Limits meeting both the speech-lost (≤ 0.5 dB) and the "
-                 "noise-reduction (≥ 20 dB) goals: %s." % ", ".join(
-                     limit_label(s[0]) for s in both))
+    goals_text = "the speech-lost (≤ 0.5 dB) and the noise-reduction " \
+        "(≥ 20 dB) goals"
+    if not both:
+        text = "No value meets both %s" % goals_text
+    elif len(both) == 1:
+        text = "Only %s meets both %s" % (both[0], goals_text)
     else:
-        text += (" No limit meets both the speech-lost (≤ 0.5 dB) and the "
-                 "noise-reduction (≥ 20 dB) goals.")
-    intro = ("rnndenoise with each `attenuation-limit` (0 = unlimited, the "
-             "default) on every recorded-voice mixture; the other properties "
-             "as above. Speech lost and noise reduction are means over all "
-             "SNRs.")
-    return ("%s\n\n%s\n\n%s\n\n![Noise reduction, speech lost and "
-            "ΔSI-SDR against the attenuation limit](quality-attenuation.png)"
-            % (textwrap.fill(intro, 76), table, textwrap.fill(text, 76)))
+        text = "%s and %s meet both %s" % (", ".join(both[:-1]), both[-1],
+                                           goals_text)
+    text += ("; the highest mean ΔSI-SDR over −5…10 dB, %s dB, is at %s."
+             % (fmt(best[1], 1, True), sweep_label(best[0], info)))
+    intro = ("rnndenoise with each `%s` value on every recorded-voice "
+             "mixture; every other property as in the main run (`%s`). "
+             "Speech lost and noise reduction are means over all SNRs."
+             % (prop, rnn_cmd))
+    return ("## Choosing %s (recorded voices)\n\n%s\n\n%s\n\n%s\n\n"
+            "![Noise reduction, speech lost and ΔSI-SDR against %s](%s)"
+            % (prop, textwrap.fill(intro, 76), table,
+               textwrap.fill(text, 76), prop, png))
+
+
+def sweep_sections(sweep_rows, runs, properties, docs, rnn_cmd):
+    """A section per swept property, or a note on how to run them."""
+    props = list(collections.OrderedDict.fromkeys(r["prop"] for r in runs))
+    if not props:
+        return ("## Choosing property values (recorded voices)\n\n"
+                + textwrap.fill(
+                    "Not run for this report: `ATTENUATION_LIMITS=\"0 6 12 "
+                    "18 24 30\" SPEECH_PROTECTIONS=\"0 0.5 1 1.5 2\" "
+                    "tests/quality/run.sh` runs rnndenoise once per value "
+                    "on the recorded voices and adds a section with a "
+                    "table and a plot here for each property.", 76))
+    return "\n\n".join(
+        sweep_section(sweep_rows, [r for r in runs if r["prop"] == p],
+                      properties[p], docs, rnn_cmd) for p in props)
 
 
 # ---- main -----------------------------------------------------------------
@@ -895,9 +1027,8 @@ def section(key, mixtures, rows, free_rows, work, lags, docs, example):
     return text, goal_rows
 
 
-def score_all(args, mixtures, noise_free, limit_mixtures, limits):
-    """Delays, per-mixture rows, noise-free rows and attenuation-limit
-    rows."""
+def score_all(args, mixtures, noise_free, sweep_mixtures, runs):
+    """Delays, per-mixture rows, noise-free rows and sweep rows."""
     ctx = get_context("fork")
     with ctx.Pool(args.jobs) as pool:
         per_file = pool.map(_lags, [(m, args.work) for m in mixtures])
@@ -910,19 +1041,20 @@ def score_all(args, mixtures, noise_free, limit_mixtures, limits):
                                              for m in mixtures]) for r in rs]
         free_rows = [r for rs in pool.map(_score_noise_free, [
             (m, args.work, lags) for m in noise_free]) for r in rs]
-        limit_rows = [r for rs in pool.map(_score_limits, [
-            (m, args.work, lags["rnndenoise"], limits)
-            for m in limit_mixtures]) for r in rs] if limits else []
-    return lags, agree, rows, free_rows, limit_rows
+        sweep_rows = [r for rs in pool.map(_score_sweeps, [
+            (m, args.work, lags["rnndenoise"], runs)
+            for m in sweep_mixtures]) for r in rs] if runs else []
+    return lags, agree, rows, free_rows, sweep_rows
 
 
-def write_scores(path, rows, limit_rows):
+def write_scores(path, rows, sweep_rows):
+    """Every per-file figure, one row per mixture and method."""
     keys = ["id", "set", "snr", "kind", "group", "heldout", "voice",
             "method", "si_sdr", "d_si_sdr", "stoi", "nr", "lost",
             "sp_si_sdr", "lsd"]
     with open(path, "w") as f:
         f.write("\t".join(keys) + "\n")
-        for r in rows + limit_rows:
+        for r in rows + sweep_rows:
             f.write("\t".join(str(r.get(k, "")) for k in keys) + "\n")
 
 
@@ -941,10 +1073,12 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--docs", required=True)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--attenuation-limits", default="",
-                    help="attenuation-limit values in dB for extra "
-                    "rnndenoise runs on the recorded voices, e.g. "
-                    "\"0 6 12 18 24 30\" (0 = unlimited); empty: none")
+    ap.add_argument("--sweep", action="append", default=[],
+                    dest="sweeps", metavar='PROPERTY="V1 V2 ..."',
+                    help="extra rnndenoise runs on the recorded voices, one "
+                    "per value of a numeric property, e.g. "
+                    "attenuation-limit=\"0 12 24\"; may be given once per "
+                    "property")
     ap.add_argument("--example", default="keyboard:5",
                     help="KIND:SNR of the spectrogram example, TTS voices")
     ap.add_argument("--real-example", default="hum:5",
@@ -955,9 +1089,9 @@ def main():
         ap.error("no test folders")
     start = float(os.environ.get("QUALITY_START", time.time()))
     os.makedirs(args.work, exist_ok=True)
-    limits = [float(v) for v in args.attenuation_limits.split()]
-    if limits and not args.real_testdirs:
-        ap.error("--attenuation-limits needs --real-testdir")
+    sweeps = parse_sweeps(args.sweeps)
+    if sweeps and not args.real_testdirs:
+        ap.error("--sweep needs --real-testdir")
 
     info = model_info(os.path.join(args.build, "dsp", "rnndenoise-model"),
                       args.model)
@@ -970,26 +1104,28 @@ def main():
     by_set = {k: load_mixtures(dirs[k], k) for k in SETS if dirs[k]}
     mixtures = [m for k in by_set for m in by_set[k]]
     noise_free = [m for m in mixtures if m["snr"] == NOISE_FREE_SNR]
-    limit_mixtures = by_set.get("real", []) if limits else []
+    sweep_mixtures = by_set.get("real", []) if sweeps else []
     for k, ms in by_set.items():
         print("evaluate: %s: %d mixtures (%d SNRs, %d noise kinds)"
               % (SETS[k][0], len(ms), len({m["snr"] for m in ms}),
                  len({m["kind"] for m in ms})), flush=True)
-    print("evaluate: %d noise-free tracks, %d attenuation limits; model %s"
-          % (len(noise_free), len(limits), info["model id"]), flush=True)
-
     runner = Runner(args)
     runner.check()
+    runs = sweep_runs(sweeps, runner)
+    print("evaluate: %d noise-free tracks, %d sweep runs (%s); model %s"
+          % (len(noise_free), len(runs), ", ".join(
+              "%s %s" % (p, " ".join(v)) for p, v in sweeps.items())
+             or "none", info["model id"]), flush=True)
     t0 = time.time()
-    n_runs = run_methods(args, runner, mixtures, noise_free, limit_mixtures,
-                         limits)
+    n_runs = run_methods(args, runner, mixtures, noise_free, sweep_mixtures,
+                         runs)
     t_run = time.time() - t0
     print("evaluate: %d method runs in %.0f s" % (n_runs, t_run), flush=True)
-    lags, agree, rows, free_rows, limit_rows = score_all(
-        args, mixtures, noise_free, limit_mixtures, limits)
+    lags, agree, rows, free_rows, sweep_rows = score_all(
+        args, mixtures, noise_free, sweep_mixtures, runs)
     print("evaluate: scored in %.0f s" % (time.time() - t0 - t_run),
           flush=True)
-    write_scores(os.path.join(args.work, "scores.tsv"), rows, limit_rows)
+    write_scores(os.path.join(args.work, "scores.tsv"), rows, sweep_rows)
 
     sections, summary, all_goals = [], [], {}
     examples = {"real": args.real_example, "tts": args.example}
@@ -1057,7 +1193,11 @@ def main():
         "cores": str(os.cpu_count()),
         "load": "%.1f" % os.getloadavg()[1],
         "sections": "\n\n".join(sections),
-        "limits_section": limit_section(limit_rows, limits, args.docs),
+        "sweep_sections": sweep_sections(sweep_rows, runs, runner.properties,
+                                         args.docs, runner.describe(
+                                             "rnndenoise")),
+        "speech_protection": "%g" % float(runner.properties.get(
+            "speech-protection", {}).get("default", "nan")),
         "runtime": "%.0f" % ((time.time() - start) / 60.0),
         "data_note": data_note(float(os.environ.get(
             "QUALITY_DATA_SECONDS", "0"))),
@@ -1073,13 +1213,14 @@ def main():
         for g in goal_rows:
             print("    %-56s %-30s %s" % (g[0], g[2],
                                           "met" if g[3] else "NOT met"))
-    if limits:
-        print("  attenuation-limit: ΔSI-SDR −5…10, STOI −5…10, speech "
-              "lost, NR where no one speaks")
-        for s in limit_summary(limit_rows, limits):
-            print("    %-10s %7s %7s %7s %7s" % (
-                limit_label(s[0]), fmt(s[1], 1, True), fmt(s[2], 3),
-                fmt(s[3], 2), fmt(s[4])))
+    for prop in sweeps:
+        print("  %s: ΔSI-SDR −5…10, STOI −5…10, speech lost, NR where no "
+              "one speaks" % prop)
+        for s in sweep_summary(sweep_rows, [r for r in runs
+                                            if r["prop"] == prop]):
+            print("    %-22s %7s %7s %7s %7s" % (
+                sweep_label(s[0], runner.properties[prop]),
+                fmt(s[1], 1, True), fmt(s[2], 3), fmt(s[3], 2), fmt(s[4])))
     return 0
 
 

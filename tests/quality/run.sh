@@ -13,10 +13,12 @@
 # Settings (environment): MODEL (dsp/models/rnndenoise-48k.rnnm), SEEDS
 # (test sets, "1 2 3 4 5 6"), TEST_SECONDS (10), JOBS (2), REAL_DIR (the
 # recordings of dsp/train/sources.py, BUILD_DIR/train-data/real; fetched if
-# missing), ATTENUATION_LIMITS (e.g. "0 6 12 18 24 30": rnndenoise once per
-# attenuation-limit on the recorded voices; empty: skipped),
-# RNNDENOISE_PROPS, WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method settings),
-# RNNDENOISE_SKIP_INSTALL=1 (no apt-get).
+# missing), ATTENUATION_LIMITS (e.g. "0 6 12 18 24 30") and
+# SPEECH_PROTECTIONS (e.g. "0 0.5 1 1.5 2"): sweeps, rnndenoise once per
+# value of that property on the recorded voices, each with its section of
+# the report (empty: skipped; evaluate.py --sweep takes any numeric
+# property), RNNDENOISE_PROPS, WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method
+# settings), RNNDENOISE_SKIP_INSTALL=1 (no apt-get).
 set -eu
 
 QUALITY_START=$(date +%s)
@@ -26,7 +28,7 @@ SRC=$(cd "$HERE/../.." && pwd)
 BUILD=build
 for arg in "$@"; do
   case "$arg" in
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -48,6 +50,7 @@ case "$REAL_DIR" in
   *) REAL_DIR="$SRC/$REAL_DIR" ;;
 esac
 ATTENUATION_LIMITS=${ATTENUATION_LIMITS:-}
+SPEECH_PROTECTIONS=${SPEECH_PROTECTIONS:-}
 # Debian's interpreter with python3-numpy/scipy/matplotlib, not whatever
 # is first on PATH.
 PY=/usr/bin/python3
@@ -149,10 +152,17 @@ MODEL_NAME=$MODEL
 case "$MODEL" in
   "$SRC"/*) MODEL_NAME=${MODEL#"$SRC"/} ;;
 esac
+# The sweeps, as arguments that keep their spaces.
+set --
+if [ -n "$ATTENUATION_LIMITS" ]; then
+  set -- "$@" --sweep "attenuation-limit=$ATTENUATION_LIMITS"
+fi
+if [ -n "$SPEECH_PROTECTIONS" ]; then
+  set -- "$@" --sweep "speech-protection=$SPEECH_PROTECTIONS"
+fi
 $PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
     --model-name "$MODEL_NAME" --speex "$SPEEX" --work "$OUT/work" \
-    --docs "$SRC/docs" --jobs "$JOBS" \
-    --attenuation-limits "$ATTENUATION_LIMITS" $REAL_TESTDIRS $TESTDIRS
+    --docs "$SRC/docs" --jobs "$JOBS" "$@" $REAL_TESTDIRS $TESTDIRS
 
 step "done in $(( ($(date +%s) - QUALITY_START + 30) / 60 )) min"
 echo "report: $SRC/docs/quality.md"
