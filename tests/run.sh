@@ -12,7 +12,7 @@ if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 if [ "${RNNDENOISE_SKIP_INSTALL:-0}" != 1 ]; then
   $SUDO apt-get update -q
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    $(cat tests/packages.txt)
+    $(grep -v "^#" tests/packages.txt)
 fi
 
 if [ -d "$BUILD_DIR" ]; then

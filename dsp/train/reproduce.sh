@@ -21,7 +21,7 @@
 # audio and trains for 2 epochs, to test the chain.
 #
 # Settings (environment): SEED (1), TRAIN_MINUTES (150), VAL_MINUTES (12),
-# TEST_SECONDS (10), EPOCHS (stage 1, 10), EPOCHS2 (stage 2, 2; 0 skips
+# TEST_SECONDS (10), EPOCHS (stage 1, 10), EPOCHS2 (stage 2, 3; 0 skips
 # it), SPEECH_WEIGHT2 (6), LR2 (0.001), TRAIN_BUDGET (600, minutes of
 # training wall time per stage: training stops early rather than pass it,
 # and EPOCHS=K reproduces a run so stopped after K epochs exactly), LAYOUT
@@ -68,7 +68,7 @@ else
   VAL_MINUTES=${VAL_MINUTES:-12}
   TEST_SECONDS=${TEST_SECONDS:-10}
   EPOCHS=${EPOCHS:-10}
-  EPOCHS2=${EPOCHS2:-2}
+  EPOCHS2=${EPOCHS2:-3}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi

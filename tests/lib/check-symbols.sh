@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # librnndenoise exports the rnndenoise_* API and nothing else.
 # Usage: check-symbols.sh NM LIBRARY
 set -eu

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """The same input through librnndenoise, the LADSPA plugin (applyplugin and
 GStreamer's ladspa bridge), the LV2 plugin (lv2apply and GStreamer's lv2
 bridge) and the rnndenoise element gives the same samples, mono and stereo

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs the build into a temporary folder (meson install --destdir),
 # then builds examples/denoise-example.c against the installed library
 # with pkg-config only, shared and static, and runs it.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The Debian packages, end to end (Debian 12, root or sudo): installs the
 # tools and build dependencies, builds the packages with dpkg-buildpackage
 # (-us -uc -b, nocheck) from a clean copy of the committed tree (git

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The docs speak of the model that ships: every 16-digit model id in the
 # README and docs/*.md is the shipped model's (rnndenoise-model info), or
-# sits on a line that names it as the first model; the pages that quote
-# the shipped model's id do; the state caps example in docs/element.md
-# has its hidden sizes.
+# sits on a line that names it as an earlier (first, second, previous)
+# model; the pages that quote the shipped model's id do; the state caps
+# example in docs/element.md has its hidden sizes.
 #
 # Usage: docs-model-id.sh RNNDENOISE_MODEL_TOOL MODEL SOURCE_DIR
 set -eu
@@ -35,7 +35,8 @@ for hit in $stale; do
   file=${hit%%:*}
   rest=${hit#*:}
   line=${rest%%:*}
-  if ! sed -n "${line}p" "$src/$file" | grep -qi "first model"; then
+  if ! sed -n "${line}p" "$src/$file" |
+    grep -qiE "(first|second|earlier|previous) model"; then
     echo "FAIL: $file:$line names model ${rest#*:}, not the shipped $id"
     status=1
   fi
