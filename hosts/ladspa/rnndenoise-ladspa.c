@@ -2,23 +2,22 @@
  * rnndenoise_stereo (docs/library.md)
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * instantiate() creates the stream and its buffers; run() only converts
- * between the host's planar buffers and the library's interleaved ones and
- * calls rnndenoise_process_float(): no allocation, no lock, no I/O.
+ * The stream, its controls and the interleaving are host_stream.c's, shared
+ * with the LV2 plugin; this file maps the LADSPA ports onto it.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include <ladspa.h>
 
-#include "rnndenoise.h"
+#include "host_stream.h"
 
 #define RATE 48000
 /* Frames per library call in the stereo path (interleave buffer size). */
 #define BLOCK 1024
 
 /* The port layout, mono: audio in, audio out, then the controls; stereo:
- * in L, in R, out L, out R, then the same controls. */
+ * in L, in R, out L, out R, then the same controls. The input controls
+ * come first, in the order of settings[]. */
 enum
 {
   CONTROL_ATTENUATION_LIMIT,
@@ -28,16 +27,18 @@ enum
   N_CONTROLS
 };
 
+static const HostSetting settings[] = {
+  { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit },
+  { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold },
+};
+
 typedef struct
 {
-  RnnDenoise *st;
+  HostStream *stream; /* owned */
   unsigned long channels;
-  LADSPA_Data *in[2];
-  LADSPA_Data *out[2];
+  const LADSPA_Data *in[HOST_STREAM_MAX_CHANNELS];
+  LADSPA_Data *out[HOST_STREAM_MAX_CHANNELS];
   LADSPA_Data *control[N_CONTROLS];
-  float attenuation_limit; /* last applied */
-  float vad_threshold;     /* last applied */
-  float *interleaved;      /* BLOCK x channels; stereo only */
 } Instance;
 
 static LADSPA_Handle
@@ -51,17 +52,12 @@ instantiate (const LADSPA_Descriptor *desc, unsigned long rate)
   if (self == NULL)
     return NULL;
   self->channels = desc->UniqueID == 9401 ? 1 : 2;
-  self->st = rnndenoise_new (NULL, (int) self->channels, NULL);
-  if (self->channels > 1)
-    self->interleaved = malloc (sizeof (float) * BLOCK * self->channels);
-  if (self->st == NULL || (self->channels > 1 && self->interleaved == NULL)) {
-    rnndenoise_free (self->st);
-    free (self->interleaved);
+  self->stream = host_stream_new ((unsigned) self->channels, BLOCK, settings,
+      sizeof settings / sizeof settings[0]);
+  if (self->stream == NULL) {
     free (self);
     return NULL;
   }
-  self->attenuation_limit = -1.0f;
-  self->vad_threshold = -1.0f;
   return self;
 }
 
@@ -84,53 +80,7 @@ activate (LADSPA_Handle handle)
 {
   Instance *self = handle;
 
-  rnndenoise_reset (self->st);
-}
-
-static float
-clampf (float v, float lo, float hi)
-{
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
-static void
-apply_controls (Instance *self)
-{
-  float limit = 0.0f, threshold = 0.0f;
-
-  if (self->control[CONTROL_ATTENUATION_LIMIT] != NULL)
-    limit = clampf (*self->control[CONTROL_ATTENUATION_LIMIT], 0.0f, 100.0f);
-  if (self->control[CONTROL_VAD_THRESHOLD] != NULL)
-    threshold = clampf (*self->control[CONTROL_VAD_THRESHOLD], 0.0f, 1.0f);
-  if (limit != self->attenuation_limit) {
-    rnndenoise_set_attenuation_limit (self->st, limit);
-    self->attenuation_limit = limit;
-  }
-  if (threshold != self->vad_threshold) {
-    rnndenoise_set_vad_threshold (self->st, threshold);
-    self->vad_threshold = threshold;
-  }
-}
-
-static void
-run_stereo (Instance *self, unsigned long n_samples)
-{
-  unsigned long done = 0, n, i;
-
-  while (done < n_samples) {
-    n = n_samples - done < BLOCK ? n_samples - done : BLOCK;
-    for (i = 0; i < n; i++) {
-      self->interleaved[2 * i] = self->in[0][done + i];
-      self->interleaved[2 * i + 1] = self->in[1][done + i];
-    }
-    rnndenoise_process_float (self->st, self->interleaved, self->interleaved,
-        (int) n);
-    for (i = 0; i < n; i++) {
-      self->out[0][done + i] = self->interleaved[2 * i];
-      self->out[1][done + i] = self->interleaved[2 * i + 1];
-    }
-    done += n;
-  }
+  host_stream_reset (self->stream);
 }
 
 static void
@@ -138,16 +88,10 @@ run (LADSPA_Handle handle, unsigned long n_samples)
 {
   Instance *self = handle;
 
-  apply_controls (self);
-  if (self->channels == 1)
-    rnndenoise_process_float (self->st, self->in[0], self->out[0],
-        (int) n_samples);
-  else
-    run_stereo (self, n_samples);
-  if (self->control[CONTROL_VAD] != NULL)
-    *self->control[CONTROL_VAD] = rnndenoise_get_vad (self->st);
-  if (self->control[CONTROL_LATENCY] != NULL)
-    *self->control[CONTROL_LATENCY] = (float) rnndenoise_get_latency (self->st);
+  host_stream_apply (self->stream, self->control);
+  host_stream_run (self->stream, self->in, self->out, (unsigned) n_samples);
+  host_stream_report (self->stream, self->control[CONTROL_VAD],
+      self->control[CONTROL_LATENCY]);
 }
 
 static void
@@ -155,8 +99,7 @@ cleanup (LADSPA_Handle handle)
 {
   Instance *self = handle;
 
-  rnndenoise_free (self->st);
-  free (self->interleaved);
+  host_stream_free (self->stream);
   free (self);
 }
 

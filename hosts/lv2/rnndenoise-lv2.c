@@ -8,9 +8,9 @@
  * controls. The stereo plugin runs one 2-channel stream, so both channels
  * share one state (as the stereo LADSPA label and the element do).
  *
- * instantiate() creates the stream and, for stereo, the interleave buffer;
- * run() reads the controls and calls rnndenoise_process_float(): no
- * allocation, no lock, no I/O.
+ * The stream, its controls and the interleaving are host_stream.c's, shared
+ * with the LADSPA plugin; this file maps the LV2 ports onto it and sizes the
+ * interleave buffer from the host's bufsz:maxBlockLength.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,12 +23,11 @@
 #include <lv2/options/options.h>
 #include <lv2/urid/urid.h>
 
-#include "rnndenoise.h"
+#include "host_stream.h"
 
 #define RNNDENOISE_LV2_MONO_URI "urn:rnndenoise:lv2:mono"
 #define RNNDENOISE_LV2_STEREO_URI "urn:rnndenoise:lv2:stereo"
 #define RATE 48000.0
-#define MAX_CHANNELS 2
 /* Frames per library call in the interleaved path when the host does not
  * give bufsz:maxBlockLength; larger host blocks are processed in steps. */
 #define DEFAULT_BLOCK 1024
@@ -36,7 +35,8 @@
  * host's huge bound does not make instantiate() allocate megabytes. */
 #define MAX_BLOCK 16384
 
-/* The controls, after the 2 x channels audio ports (rnndenoise.ttl). */
+/* The controls, after the 2 x channels audio ports (rnndenoise.ttl); the
+ * input controls first, in the order of settings[]. */
 typedef enum
 {
   CONTROL_ATTENUATION_LIMIT,
@@ -47,17 +47,8 @@ typedef enum
   N_CONTROLS
 } Control;
 
-/* The input controls: range, value when unconnected, library setter. */
-typedef struct
-{
-  float lo, hi, fallback;
-  int (*set) (RnnDenoise *st, float value);
-} Setting;
-
-#define N_SETTINGS 3
-
 /* clang-format off */
-static const Setting settings[N_SETTINGS] = {
+static const HostSetting settings[] = {
   [CONTROL_ATTENUATION_LIMIT] = { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit },
   [CONTROL_VAD_THRESHOLD] = { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold },
   [CONTROL_VAD_HOLD] = { 0.0f, 5000.0f, 200.0f, rnndenoise_set_vad_hold },
@@ -66,14 +57,11 @@ static const Setting settings[N_SETTINGS] = {
 
 typedef struct
 {
-  RnnDenoise *st;    /* owned */
-  uint32_t channels; /* 1 or 2 */
-  const float *in[MAX_CHANNELS];
-  float *out[MAX_CHANNELS];
+  HostStream *stream; /* owned */
+  uint32_t channels;  /* 1 or 2 */
+  const float *in[HOST_STREAM_MAX_CHANNELS];
+  float *out[HOST_STREAM_MAX_CHANNELS];
   float *control[N_CONTROLS];
-  float applied[N_SETTINGS]; /* last value given to the stream, -1 = none */
-  float *interleaved;        /* owned: block x channels; stereo only */
-  uint32_t block;            /* frames interleaved per library call */
 } Instance;
 
 /* bufsz:maxBlockLength from the host's options, or 0 if it gives none. */
@@ -100,12 +88,16 @@ max_block_length (const LV2_Feature *const *features)
   return 0;
 }
 
-static void
-instance_free (Instance *self)
+/* Frames per library call when interleaving: the host's block bound,
+ * within DEFAULT_BLOCK (no bound given) and MAX_BLOCK. */
+static uint32_t
+interleave_block (const LV2_Feature *const *features)
 {
-  rnndenoise_free (self->st);
-  free (self->interleaved);
-  free (self);
+  uint32_t block = max_block_length (features);
+
+  if (block == 0)
+    return DEFAULT_BLOCK;
+  return block > MAX_BLOCK ? MAX_BLOCK : block;
 }
 
 static LV2_Handle
@@ -113,7 +105,6 @@ instantiate (const LV2_Descriptor *descriptor, double rate,
     const char *bundle_path, const LV2_Feature *const *features)
 {
   Instance *self;
-  uint32_t i;
 
   (void) bundle_path;
   if (rate != RATE)
@@ -123,21 +114,14 @@ instantiate (const LV2_Descriptor *descriptor, double rate,
     return NULL;
   self->channels
       = strcmp (descriptor->URI, RNNDENOISE_LV2_STEREO_URI) == 0 ? 2 : 1;
-  self->st = rnndenoise_new (NULL, (int) self->channels, NULL);
-  if (self->channels > 1) {
-    self->block = max_block_length (features);
-    if (self->block == 0)
-      self->block = DEFAULT_BLOCK;
-    else if (self->block > MAX_BLOCK)
-      self->block = MAX_BLOCK;
-    self->interleaved = malloc (sizeof (float) * self->block * self->channels);
-  }
-  if (self->st == NULL || (self->channels > 1 && self->interleaved == NULL)) {
-    instance_free (self);
+  /* Mono never interleaves: the block is only sized for stereo. */
+  self->stream = host_stream_new (self->channels,
+      self->channels > 1 ? interleave_block (features) : DEFAULT_BLOCK,
+      settings, sizeof settings / sizeof settings[0]);
+  if (self->stream == NULL) {
+    free (self);
     return NULL;
   }
-  for (i = 0; i < N_SETTINGS; i++)
-    self->applied[i] = -1.0f;
   return self;
 }
 
@@ -160,45 +144,7 @@ activate (LV2_Handle handle)
 {
   Instance *self = handle;
 
-  rnndenoise_reset (self->st);
-}
-
-/* Gives the stream the input controls that changed since the last run. */
-static void
-apply_controls (Instance *self)
-{
-  uint32_t i;
-  float v;
-
-  for (i = 0; i < N_SETTINGS; i++) {
-    v = self->control[i] != NULL ? *self->control[i] : settings[i].fallback;
-    v = v < settings[i].lo ? settings[i].lo : v;
-    v = v > settings[i].hi ? settings[i].hi : v;
-    if (v != self->applied[i]) {
-      settings[i].set (self->st, v);
-      self->applied[i] = v;
-    }
-  }
-}
-
-/* The host's planar buffers through the interleave buffer, at most
- * self->block frames per library call. */
-static void
-process_interleaved (Instance *self, uint32_t n_samples)
-{
-  uint32_t done, n, i, c, channels = self->channels;
-  float *buf = self->interleaved;
-
-  for (done = 0; done < n_samples; done += n) {
-    n = n_samples - done < self->block ? n_samples - done : self->block;
-    for (i = 0; i < n; i++)
-      for (c = 0; c < channels; c++)
-        buf[i * channels + c] = self->in[c][done + i];
-    rnndenoise_process_float (self->st, buf, buf, (int) n);
-    for (i = 0; i < n; i++)
-      for (c = 0; c < channels; c++)
-        self->out[c][done + i] = buf[i * channels + c];
-  }
+  host_stream_reset (self->stream);
 }
 
 static void
@@ -206,24 +152,19 @@ run (LV2_Handle handle, uint32_t n_samples)
 {
   Instance *self = handle;
 
-  apply_controls (self);
-  /* Mono needs no interleaving: the host's buffers go straight in (the
-   * library allows in == out, which LV2 hosts may pass). */
-  if (self->channels == 1)
-    rnndenoise_process_float (self->st, self->in[0], self->out[0],
-        (int) n_samples);
-  else
-    process_interleaved (self, n_samples);
-  if (self->control[CONTROL_VAD] != NULL)
-    *self->control[CONTROL_VAD] = rnndenoise_get_vad (self->st);
-  if (self->control[CONTROL_LATENCY] != NULL)
-    *self->control[CONTROL_LATENCY] = (float) rnndenoise_get_latency (self->st);
+  host_stream_apply (self->stream, self->control);
+  host_stream_run (self->stream, self->in, self->out, n_samples);
+  host_stream_report (self->stream, self->control[CONTROL_VAD],
+      self->control[CONTROL_LATENCY]);
 }
 
 static void
 cleanup (LV2_Handle handle)
 {
-  instance_free (handle);
+  Instance *self = handle;
+
+  host_stream_free (self->stream);
+  free (self);
 }
 
 static const void *

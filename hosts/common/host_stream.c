@@ -1,0 +1,145 @@
+/* rnndenoise — what the LADSPA and LV2 plugins share: one stream
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A plugin instance is a librnndenoise stream of 1 or 2 channels (stereo
+ * is one 2-channel stream, so both channels share one state, as in the
+ * element) plus the host's planar buffers. host_stream_new() allocates
+ * everything; host_stream_apply(), _run() and _report() run in the host's
+ * real-time callback: no allocation, no lock, no I/O.
+ */
+#include <stdlib.h>
+
+#include "host_stream.h"
+
+struct _HostStream
+{
+  RnnDenoise *st; /* owned */
+  unsigned channels;
+  const HostSetting *settings; /* static, n_settings of them */
+  unsigned n_settings;
+  float applied[HOST_STREAM_MAX_SETTINGS]; /* last given, -1 = none */
+  float *interleaved; /* owned: block x channels; stereo only */
+  unsigned block;     /* frames interleaved per library call */
+};
+
+/**
+ * host_stream_new:
+ * @channels: 1 or 2
+ * @block: frames per library call when interleaving (stereo)
+ * @settings: the input controls, in port order (static)
+ * @n_settings: how many, at most HOST_STREAM_MAX_SETTINGS
+ *
+ * Returns: a stream on the embedded model, or NULL.
+ */
+HostStream *
+host_stream_new (unsigned channels, unsigned block, const HostSetting *settings,
+    unsigned n_settings)
+{
+  HostStream *self;
+  unsigned i;
+
+  if (channels < 1 || channels > HOST_STREAM_MAX_CHANNELS || block == 0
+      || n_settings > HOST_STREAM_MAX_SETTINGS)
+    return NULL;
+  self = calloc (1, sizeof *self);
+  if (self == NULL)
+    return NULL;
+  self->channels = channels;
+  self->block = block;
+  self->settings = settings;
+  self->n_settings = n_settings;
+  for (i = 0; i < n_settings; i++)
+    self->applied[i] = -1.0f;
+  self->st = rnndenoise_new (NULL, (int) channels, NULL);
+  if (channels > 1)
+    self->interleaved = malloc (sizeof (float) * block * channels);
+  if (self->st == NULL || (channels > 1 && self->interleaved == NULL)) {
+    host_stream_free (self);
+    return NULL;
+  }
+  return self;
+}
+
+void
+host_stream_free (HostStream *self)
+{
+  if (self == NULL)
+    return;
+  rnndenoise_free (self->st);
+  free (self->interleaved);
+  free (self);
+}
+
+/* The host (re)activates the plugin: a new stream from the initial state. */
+void
+host_stream_reset (HostStream *self)
+{
+  rnndenoise_reset (self->st);
+}
+
+/* Gives the stream the input controls that changed since the last call,
+ * clamped to their ranges; @controls holds one port pointer per setting,
+ * NULL for an unconnected port (its fallback value then). */
+void
+host_stream_apply (HostStream *self, float *const *controls)
+{
+  const HostSetting *s;
+  unsigned i;
+  float v;
+
+  for (i = 0; i < self->n_settings; i++) {
+    s = &self->settings[i];
+    v = controls[i] != NULL ? *controls[i] : s->fallback;
+    v = v < s->lo ? s->lo : v > s->hi ? s->hi : v;
+    if (v != self->applied[i]) {
+      s->set (self->st, v);
+      self->applied[i] = v;
+    }
+  }
+}
+
+/* The host's planar buffers through the interleave buffer, at most
+ * self->block frames per library call. */
+static void
+run_interleaved (HostStream *self, const float *const *in, float *const *out,
+    unsigned n_samples)
+{
+  unsigned done, n, i, c, channels = self->channels;
+  float *buf = self->interleaved;
+
+  for (done = 0; done < n_samples; done += n) {
+    n = n_samples - done < self->block ? n_samples - done : self->block;
+    for (i = 0; i < n; i++)
+      for (c = 0; c < channels; c++)
+        buf[i * channels + c] = in[c][done + i];
+    rnndenoise_process_float (self->st, buf, buf, (int) n);
+    for (i = 0; i < n; i++)
+      for (c = 0; c < channels; c++)
+        out[c][done + i] = buf[i * channels + c];
+  }
+}
+
+/* Denoises @n_samples per channel from the host's @in to its @out buffers
+ * (which a host may make the same). */
+void
+host_stream_run (HostStream *self, const float *const *in, float *const *out,
+    unsigned n_samples)
+{
+  /* Mono needs no interleaving: the host's buffers go straight in (the
+   * library allows in == out). */
+  if (self->channels == 1)
+    rnndenoise_process_float (self->st, in[0], out[0], (int) n_samples);
+  else
+    run_interleaved (self, in, out, n_samples);
+}
+
+/* Writes the voice probability of the last frame and the latency in
+ * samples to the output control ports the host connected (NULL: not). */
+void
+host_stream_report (HostStream *self, float *vad, float *latency)
+{
+  if (vad != NULL)
+    *vad = rnndenoise_get_vad (self->st);
+  if (latency != NULL)
+    *latency = (float) rnndenoise_get_latency (self->st);
+}
