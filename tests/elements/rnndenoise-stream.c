@@ -97,8 +97,11 @@ new_low_latency_harness (void)
   GstElement *element = gst_element_factory_make ("rnndenoise", NULL);
   GstHarness *h;
 
+  /* The harness takes a reference of its own; ours (floating) goes. */
+  gst_object_ref_sink (element);
   g_object_set (element, "low-latency", TRUE, NULL);
   h = gst_harness_new_with_element (element, "sink", "src");
+  gst_object_unref (element);
   gst_harness_set_src_caps_str (h, F32_CAPS (1));
   return h;
 }
