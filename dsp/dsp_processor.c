@@ -531,11 +531,10 @@ dsp_processor_get_frame_output (const DspProcessor *self)
  * @self: a processor
  * @amount: 0..2; 0 leaves the network's gains as they are
  *
- * Raises each band gain g of a frame to g (1 + @amount vad (1 - g)) (at
- * most 1), vad
- * being the network's voice probability for the frame: less of the voice
- * is taken away where the network hears one, and frames without speech
- * keep their noise reduction. Takes effect at the next frame. Call from the
+ * Raises each band gain g of a frame to g (1 + @amount vad (1 - g)), at
+ * most 1, vad being the network's voice probability for the frame: less of
+ * the voice is taken away where the network hears one, and frames without
+ * speech keep their noise reduction. Takes effect at the next frame. Call from the
  * streaming thread.
  */
 void

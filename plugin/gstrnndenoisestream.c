@@ -397,17 +397,13 @@ frame_output_for (GstRnnDenoisePad *pad, guint n)
 static void
 check_frame_alignment (GstRnnDenoise *self, GstRnnDenoisePad *pad, guint held)
 {
-  DspModel *model;
-  guint aligned;
+  /* The STFT delay, from the pad's own processor: no model lock per
+   * buffer. */
+  guint aligned = dsp_processor_get_latency (pad->processor)
+      - dsp_processor_get_hop (pad->processor);
 
-  if (!pad->frame_output || g_atomic_int_get (&pad->late_frames))
-    return;
-  model = gst_rnn_denoise_peek_model (self);
-  if (model == NULL)
-    return;
-  aligned = dsp_processor_get_aligned_latency (model);
-  dsp_model_unref (model);
-  if (held <= aligned)
+  if (!pad->frame_output || g_atomic_int_get (&pad->late_frames)
+      || held <= aligned)
     return;
   g_atomic_int_set (&pad->late_frames, TRUE);
   GST_ELEMENT_WARNING (self, STREAM, FORMAT,
