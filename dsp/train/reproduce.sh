@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Reproduce the shipped model: recorded sources -> synthesise -> features ->
-# train (two stages) -> export -> check, deterministic from the seed.
+# train (three stages) -> export -> check, deterministic from the seed.
 #
 # Stage 1 trains from scratch on the mixtures (-5..20 dB). Stage 2 starts
 # from stage 1's checkpoint and trains on twice as many mixtures (a second
@@ -10,7 +10,11 @@
 # lower and a quarter nearly clean (snr_variants.py), with a larger weight
 # on speech taken away (SPEECH_WEIGHT2): a network that never hears quiet
 # noise takes something from every voice, and one that sees the same
-# mixtures again and again learns them rather than speech.
+# mixtures again and again learns them rather than speech. Stage 3 starts
+# from stage 2's checkpoint, adds a third set (seed SEED + 2) and its
+# variants, continues the learning-rate decay (LR3) and weighs speech a
+# little more (SPEECH_WEIGHT3): more voices and rooms rather than more
+# passes over the same ones, whose validation score had stopped improving.
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
@@ -22,7 +26,8 @@
 #
 # Settings (environment): SEED (1), TRAIN_MINUTES (150), VAL_MINUTES (12),
 # TEST_SECONDS (10), EPOCHS (stage 1, 10), EPOCHS2 (stage 2, 3; 0 skips
-# it), SPEECH_WEIGHT2 (6), LR2 (0.001), TRAIN_BUDGET (600, minutes of
+# it), SPEECH_WEIGHT2 (6), LR2 (0.001), EPOCHS3 (stage 3, 2; 0 skips it),
+# SPEECH_WEIGHT3 (8), LR3 (0.0007), TRAIN_BUDGET (600, minutes of
 # training wall time per stage: training stops early rather than pass it,
 # and EPOCHS=K reproduces a run so stopped after K epochs exactly), LAYOUT
 # (feature layout, 2), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2).
@@ -40,7 +45,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -55,12 +60,15 @@ LAYOUT=${LAYOUT:-2}
 SIZES=${SIZES:-64,96,128}
 SPEECH_WEIGHT2=${SPEECH_WEIGHT2:-6}
 LR2=${LR2:-0.001}
+SPEECH_WEIGHT3=${SPEECH_WEIGHT3:-8}
+LR3=${LR3:-0.0007}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
   TEST_SECONDS=${TEST_SECONDS:-4}
   EPOCHS=${EPOCHS:-2}
   EPOCHS2=${EPOCHS2:-1}
+  EPOCHS3=${EPOCHS3:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -69,6 +77,7 @@ else
   TEST_SECONDS=${TEST_SECONDS:-10}
   EPOCHS=${EPOCHS:-10}
   EPOCHS2=${EPOCHS2:-3}
+  EPOCHS3=${EPOCHS3:-2}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -112,22 +121,33 @@ else
   echo "$STAMP" > "$AUDIO/stamp"
 fi
 
+# Stage 2's second and stage 3's third training set: other utterances,
+# noise excerpts, SNRs, colourings and rooms from seeds SEED + 1 and
+# SEED + 2 (only their training sets are used: the smallest validation and
+# test sets).
+extra_set () {  # SEED DIR
+  stamp="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$1 /")"
+  step "synthesise the training set of seed $1 into $2"
+  if [ -f "$2/stamp" ] && [ "$(cat "$2/stamp")" = "$stamp" ]; then
+    echo "up to date, kept"
+  else
+    rm -rf "$2"
+    mkdir -p "$2"
+    $PY "$HERE/synth.py" "$2" --seed "$1" \
+        --train-minutes "$TRAIN_MINUTES" --val-minutes 1 --test-seconds 2 \
+        --jobs "$JOBS" --real "$REAL"
+    echo "$stamp" > "$2/stamp"
+  fi
+}
 SEED2=$((SEED + 1))
 AUDIO2="$DATA/audio-seed$SEED2"
-STAMP2="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$SEED2 /")"
-step "synthesise stage 2's second training set into $AUDIO2"
-if [ "$EPOCHS2" -eq 0 ]; then
-  echo "no stage 2, skipped"
-elif [ -f "$AUDIO2/stamp" ] && [ "$(cat "$AUDIO2/stamp")" = "$STAMP2" ]; then
-  echo "up to date, kept"
-else
-  rm -rf "$AUDIO2"
-  mkdir -p "$AUDIO2"
-  # Only its training set is used: the smallest validation and test sets.
-  $PY "$HERE/synth.py" "$AUDIO2" --seed "$SEED2" \
-      --train-minutes "$TRAIN_MINUTES" --val-minutes 1 --test-seconds 2 \
-      --jobs "$JOBS" --real "$REAL"
-  echo "$STAMP2" > "$AUDIO2/stamp"
+SEED3=$((SEED + 2))
+AUDIO3="$DATA/audio-seed$SEED3"
+if [ "$EPOCHS2" -gt 0 ]; then
+  extra_set "$SEED2" "$AUDIO2"
+fi
+if [ "$EPOCHS2" -gt 0 ] && [ "$EPOCHS3" -gt 0 ]; then
+  extra_set "$SEED3" "$AUDIO3"
 fi
 
 step "features and targets (the element's C feature code, layout $LAYOUT)"
@@ -137,19 +157,27 @@ for set in train val test test-real; do
 done
 # Stage 2 learns, in this order: train.rndf, its higher-SNR variants, the
 # second set and its higher-SNR variants (each list's gains drawn from its
-# own seed).
+# own seed); stage 3 the same and then the third set and its variants.
+snr_features () {  # LIST SEED OUT
+  $PY "$HERE/snr_variants.py" "$1" "${1%.txt}-snr.txt" --seed "$2"
+  "$FEATURES" --layout "$LAYOUT" --list "${1%.txt}-snr.txt" "$3"
+}
 STAGE2_FILES=
+STAGE3_FILES=
 if [ "$EPOCHS2" -gt 0 ]; then
-  snr_features () {  # LIST SEED OUT
-    $PY "$HERE/snr_variants.py" "$1" "${1%.txt}-snr.txt" --seed "$2"
-    "$FEATURES" --layout "$LAYOUT" --list "${1%.txt}-snr.txt" "$3"
-  }
   snr_features "$AUDIO/train/list.txt" "$SEED" "$DATA/train-snr.rndf"
   "$FEATURES" --layout "$LAYOUT" --list "$AUDIO2/train/list.txt" \
       "$DATA/train2.rndf"
   snr_features "$AUDIO2/train/list.txt" "$SEED2" "$DATA/train2-snr.rndf"
   STAGE2_FILES="--also $DATA/train-snr.rndf --also $DATA/train2.rndf"
   STAGE2_FILES="$STAGE2_FILES --also $DATA/train2-snr.rndf"
+fi
+if [ "$EPOCHS2" -gt 0 ] && [ "$EPOCHS3" -gt 0 ]; then
+  "$FEATURES" --layout "$LAYOUT" --list "$AUDIO3/train/list.txt" \
+      "$DATA/train3.rndf"
+  snr_features "$AUDIO3/train/list.txt" "$SEED3" "$DATA/train3-snr.rndf"
+  STAGE3_FILES="$STAGE2_FILES --also $DATA/train3.rndf"
+  STAGE3_FILES="$STAGE3_FILES --also $DATA/train3-snr.rndf"
 fi
 
 step "train, stage 1 (at most $EPOCHS epochs, $TRAIN_BUDGET min)"
@@ -162,12 +190,24 @@ if [ "$EPOCHS2" -gt 0 ]; then
   step "train, stage 2 (at most $EPOCHS2 epochs, speech weight $SPEECH_WEIGHT2)"
   # shellcheck disable=SC2086 # STAGE2_FILES is a list of options
   $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
-      "$DATA/model.pt" $STAGE2_FILES \
+      "$DATA/model-stage2.pt" $STAGE2_FILES \
       --init "$DATA/model-stage1.pt" --speech-weight "$SPEECH_WEIGHT2" \
       --lr "$LR2" --seed "$SEED" --epochs "$EPOCHS2" \
       --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
 else
-  cp "$DATA/model-stage1.pt" "$DATA/model.pt"
+  cp "$DATA/model-stage1.pt" "$DATA/model-stage2.pt"
+fi
+
+if [ "$EPOCHS2" -gt 0 ] && [ "$EPOCHS3" -gt 0 ]; then
+  step "train, stage 3 (at most $EPOCHS3 epochs, speech weight $SPEECH_WEIGHT3)"
+  # shellcheck disable=SC2086 # STAGE3_FILES is a list of options
+  $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
+      "$DATA/model.pt" $STAGE3_FILES \
+      --init "$DATA/model-stage2.pt" --speech-weight "$SPEECH_WEIGHT3" \
+      --lr "$LR3" --seed "$SEED3" --epochs "$EPOCHS3" --epoch-checkpoints \
+      --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
+else
+  cp "$DATA/model-stage2.pt" "$DATA/model.pt"
 fi
 
 step "export float32 and int8 model files"

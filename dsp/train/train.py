@@ -4,7 +4,7 @@
 
     train.py TRAIN.rndf VAL.rndf OUT.pt [--epochs N] [--minutes M]
              [--seed S] [--chunk-frames F] [--batch B] [--also MORE.rndf]
-             [--init START.pt] [--speech-weight W]
+             [--init START.pt] [--speech-weight W] [--epoch-checkpoints]
 
 Training runs on random chunks of F frames (3 s by default) cut from the
 training sequences, each from the zero state; validation runs on the whole
@@ -18,7 +18,9 @@ budget stopped after K epochs is reproduced exactly by --epochs K.
 --also adds the sequences of another features file (repeatable); --init
 starts from the weights and feature normalisation of a checkpoint instead
 of a random network (a second training stage, e.g. on more data or with
-another --speech-weight, the SPEECH_WEIGHT below).
+another --speech-weight, the SPEECH_WEIGHT below). --epoch-checkpoints
+also keeps every epoch's weights (OUT-e1.pt, OUT-e2.pt, ...), for
+comparing epochs on the quality evaluation.
 
 The loss weighs speech distortion and residual noise (RNNoise-style): on
 bands with a target (gain >= 0), with d = sqrt(g) - sqrt(g_target),
@@ -186,6 +188,8 @@ def main():
                     help="another training features file")
     ap.add_argument("--init", help="start from this checkpoint's weights")
     ap.add_argument("--speech-weight", type=float, default=SPEECH_WEIGHT)
+    ap.add_argument("--epoch-checkpoints", action="store_true",
+                    help="also save each epoch's weights as OUT-eN.pt")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -240,11 +244,15 @@ def main():
               % ((epoch,) + tuple(tr) + tuple(va) + (vr[1], vr[3], score,
                                                      time.time() - t0)),
               flush=True)
+        ckpt = {"sizes": net.sizes, "state_dict": net.state_dict(),
+                "frame_config": cfg, "epoch": epoch, "log": log,
+                "args": vars(args)}
+        if args.epoch_checkpoints:
+            torch.save(ckpt, "%s-e%d.pt" % (args.out[:-3] if args.out.endswith(
+                ".pt") else args.out, epoch))
         if best is None or score < best["score"]:
             best = log[-1]
-            torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
-                        "frame_config": cfg, "epoch": epoch, "log": log,
-                        "args": vars(args)}, args.out)
+            torch.save(ckpt, args.out)
         per_epoch = elapsed / epoch
         if elapsed + per_epoch > args.minutes * 60:
             print("train: stopping, the next epoch would pass %.0f min"
