@@ -75,6 +75,7 @@ struct _GstRnnDenoise
   gchar *model_path;
   gdouble attenuation_limit;
   gdouble speech_protection;
+  gdouble pitch_filter;
   gdouble vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;
@@ -93,6 +94,7 @@ typedef struct
 {
   gfloat attenuation_limit;
   gfloat speech_protection;
+  gfloat pitch_filter;
   gfloat vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;
