@@ -225,64 +225,6 @@ dsp_features_band_energies (const DspFeatures *self, const gfloat *spectrum,
 }
 
 /**
- * dsp_features_band_cross:
- * @self: a #DspFeatures.
- * @a: (window / 2 + 1) * 2 floats, interleaved complex bins.
- * @b: another spectrum of the same size.
- * @band_cross: n_bands floats: the sum over bins k of weight_b (k) *
- *   Re (A[k] conj (B[k])), the band's cross energy (its energy for a = b).
- *
- * Never allocates.
- */
-void
-dsp_features_band_cross (const DspFeatures *self, const gfloat *a,
-    const gfloat *b, gfloat *band_cross)
-{
-  guint k;
-
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (a != NULL && b != NULL && band_cross != NULL);
-
-  for (k = 0; k < self->n_bands; k++)
-    band_cross[k] = 0.0f;
-  for (k = 0; k < self->n_bins; k++) {
-    gfloat p = a[2 * k] * b[2 * k] + a[2 * k + 1] * b[2 * k + 1];
-    gfloat hi = self->bin_frac[k] * p;
-
-    band_cross[self->bin_lo[k]] += p - hi;
-    band_cross[self->bin_hi[k]] += hi;
-  }
-}
-
-/**
- * dsp_features_get_n_bands:
- * @self: a #DspFeatures.
- *
- * Returns: the number of bands.
- */
-guint
-dsp_features_get_n_bands (const DspFeatures *self)
-{
-  g_return_val_if_fail (self != NULL, 0);
-
-  return self->n_bands;
-}
-
-/**
- * dsp_features_get_n_bins:
- * @self: a #DspFeatures.
- *
- * Returns: the number of spectrum bins, window / 2 + 1.
- */
-guint
-dsp_features_get_n_bins (const DspFeatures *self)
-{
-  g_return_val_if_fail (self != NULL, 0);
-
-  return self->n_bins;
-}
-
-/**
  * dsp_features_compute:
  * @self: a #DspFeatures.
  * @spectrum: (window / 2 + 1) * 2 floats, interleaved complex bins, as

@@ -34,7 +34,6 @@
 #include "dsp_error.h"
 #include "dsp_features.h"
 #include "dsp_frame_config.h"
-#include "dsp_pitch.h"
 #include "dsp_processor.h"
 #include "dsp_stft.h"
 
@@ -55,7 +54,6 @@ struct _DspProcessor
   guint n_features;
   gsize stft_history;     /* floats per channel */
   gsize features_history; /* floats per channel */
-  gsize pitch_history;    /* floats per channel */
   gsize history_per_channel;
   gsize history_size; /* floats, all channels + partial position */
   gsize state_size;   /* floats of hidden state */
@@ -66,12 +64,10 @@ struct _DspProcessor
   gfloat attenuation_limit_db;
   gfloat speech_protection; /* 0 = gains as the network gives them */
   gfloat vad_threshold;     /* 0 = no gate */
-  gfloat pitch_filter;      /* comb filter strength, 0 = off */
   guint vad_hold_frames;
   gfloat *gate_hold;      /* owned; channels; frames the gate stays open */
   DspStft **stft;         /* owned, one per channel */
   DspFeatures **features; /* owned, one per channel */
-  DspPitch **pitch;       /* owned, one per channel */
   gfloat *in_frame;       /* owned; channels x hop, partial frame */
   gfloat *out_frame;      /* owned; channels x hop, pending output */
   guint pos;              /* samples in the partial frame */
@@ -81,8 +77,6 @@ struct _DspProcessor
   gfloat *hidden;         /* owned; state_size */
   gfloat *history;        /* owned; history_size */
   gfloat *spectrum;       /* owned; channels x n_bins x 2 */
-  gfloat *pitch_spectrum; /* owned; channels x n_bins x 2 */
-  gfloat *pitch_scratch;  /* owned; dsp_pitch_filter_scratch_size () */
   gfloat *feature_rows;   /* owned; channels x n_features */
   gfloat *band_gains;     /* owned; channels x n_bands */
   gfloat *vad;            /* owned; channels */
@@ -102,8 +96,6 @@ save_history (DspProcessor *self, gfloat *history)
     p += self->stft_history;
     dsp_features_save_history (self->features[c], p);
     p += self->features_history;
-    dsp_pitch_save_history (self->pitch[c], p);
-    p += self->pitch_history;
     memcpy (p, self->in_frame + c * self->hop, self->hop * sizeof (gfloat));
     p += self->hop;
     memcpy (p, self->out_frame + c * self->hop, self->hop * sizeof (gfloat));
@@ -137,8 +129,6 @@ load_history (DspProcessor *self, gfloat *history)
     p += self->stft_history;
     dsp_features_load_history (self->features[c], p);
     p += self->features_history;
-    dsp_pitch_load_history (self->pitch[c], p);
-    p += self->pitch_history;
     memcpy (self->in_frame + c * self->hop, p, self->hop * sizeof (gfloat));
     p += self->hop;
     memcpy (self->out_frame + c * self->hop, p, self->hop * sizeof (gfloat));
@@ -192,19 +182,15 @@ allocate_working_memory (DspProcessor *self)
 
   self->stft = g_new0 (DspStft *, self->channels);
   self->features = g_new0 (DspFeatures *, self->channels);
-  self->pitch = g_new0 (DspPitch *, self->channels);
   for (c = 0; c < self->channels; c++) {
     self->stft[c] = dsp_stft_new (&self->cfg);
     self->features[c] = dsp_features_new (&self->cfg);
-    self->pitch[c] = dsp_pitch_new (&self->cfg);
   }
   self->stft_history = dsp_stft_history_size (self->stft[0]);
   self->features_history = dsp_features_history_size (self->features[0]);
-  self->pitch_history = dsp_pitch_history_size (self->pitch[0]);
-  /* Per channel: STFT, features, pitch, partial frame, pending output,
-   * gate. */
-  self->history_per_channel = self->stft_history + self->features_history
-      + self->pitch_history + 2 * self->hop + 1;
+  /* Per channel: STFT, features, partial frame, pending output, gate. */
+  self->history_per_channel
+      = self->stft_history + self->features_history + 2 * self->hop + 1;
   self->history_size = self->channels * self->history_per_channel + 2;
   self->latency = latency_of (&self->cfg);
   g_warn_if_fail (
@@ -216,10 +202,6 @@ allocate_working_memory (DspProcessor *self)
   self->hidden = g_new0 (gfloat, self->state_size);
   self->history = g_new0 (gfloat, self->history_size);
   self->spectrum = g_new0 (gfloat, (gsize) self->channels * self->n_bins * 2);
-  self->pitch_spectrum
-      = g_new0 (gfloat, (gsize) self->channels * self->n_bins * 2);
-  self->pitch_scratch
-      = g_new0 (gfloat, dsp_pitch_filter_scratch_size (&self->cfg));
   self->feature_rows
       = g_new0 (gfloat, (gsize) self->channels * self->n_features);
   self->band_gains = g_new0 (gfloat, (gsize) self->channels * self->n_bands);
@@ -265,7 +247,6 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->n_features = dsp_model_get_n_features (model);
   self->state_size = dsp_model_state_size (model, channels);
   self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
-  self->pitch_filter = DSP_DEFAULT_PITCH_FILTER;
   allocate_working_memory (self);
 
   dsp_model_init_state_descriptor (model, channels, self->history_size, &desc);
@@ -297,18 +278,14 @@ dsp_processor_free (DspProcessor *self)
   for (c = 0; c < self->channels && self->stft != NULL; c++) {
     dsp_stft_free (self->stft[c]);
     dsp_features_free (self->features[c]);
-    dsp_pitch_free (self->pitch[c]);
   }
   g_free (self->stft);
   g_free (self->features);
-  g_free (self->pitch);
   g_free (self->in_frame);
   g_free (self->out_frame);
   g_free (self->hidden);
   g_free (self->history);
   g_free (self->spectrum);
-  g_free (self->pitch_spectrum);
-  g_free (self->pitch_scratch);
   g_free (self->feature_rows);
   g_free (self->band_gains);
   g_free (self->vad);
@@ -569,37 +546,6 @@ dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount)
 }
 
 /**
- * dsp_processor_set_pitch_filter:
- * @self: a processor
- * @strength: 0..1; 0 turns the filter off (and its pitch search)
- *
- * The pitch filter (dsp_pitch_filter()) lowers the noise between the
- * harmonics of a voice, which band gains cannot reach. The pitch history is
- * kept either way, so turning it on mid-stream acts from the next frame.
- * Call from the streaming thread.
- */
-void
-dsp_processor_set_pitch_filter (DspProcessor *self, gfloat strength)
-{
-  g_return_if_fail (self != NULL);
-  self->pitch_filter
-      = isfinite (strength) ? CLAMP (strength, 0.0f, 1.0f) : 0.0f;
-}
-
-/**
- * dsp_processor_get_pitch_filter:
- * @self: a processor
- *
- * Returns: the pitch filter's strength, 0 when it is off.
- */
-gfloat
-dsp_processor_get_pitch_filter (const DspProcessor *self)
-{
-  g_return_val_if_fail (self != NULL, 0.0f);
-  return self->pitch_filter;
-}
-
-/**
  * dsp_processor_set_attenuation_limit:
  * @self: a processor
  * @db: the largest attenuation in dB (0 = unlimited)
@@ -666,7 +612,7 @@ protect_speech (const DspProcessor *self, gfloat vad, gfloat *gains)
 }
 
 /* One frame for every channel: analysis, features, the network over the
- * batch, gains, pitch filter, synthesis. Reads in_frame, fills out_frame. */
+ * batch, gains, synthesis. Reads in_frame, fills out_frame. */
 static void
 run_frame (DspProcessor *self, DspProcessorReport *report)
 {
@@ -675,11 +621,8 @@ run_frame (DspProcessor *self, DspProcessorReport *report)
 
   for (c = 0; c < self->channels; c++) {
     gfloat *spectrum = self->spectrum + c * bins2;
-    const gfloat *in = self->in_frame + c * self->hop;
 
-    dsp_stft_analyze (self->stft[c], in, spectrum);
-    dsp_pitch_analyze (self->pitch[c], in,
-        self->pitch_filter > 0.0f ? self->pitch_spectrum + c * bins2 : NULL);
+    dsp_stft_analyze (self->stft[c], self->in_frame + c * self->hop, spectrum);
     dsp_features_compute (self->features[c], spectrum,
         self->feature_rows + c * self->n_features, NULL);
   }
@@ -696,10 +639,6 @@ run_frame (DspProcessor *self, DspProcessorReport *report)
     protect_speech (self, vad, self->band_gains + c * self->n_bands);
     if (gate_frame (self, c, vad, self->band_gains + c * self->n_bands))
       report->gated_frames++;
-    if (self->pitch_filter > 0.0f)
-      dsp_pitch_filter (self->features[c], self->band_gains + c * self->n_bands,
-          self->pitch_spectrum + c * bins2, self->pitch_filter, spectrum,
-          self->pitch_scratch);
     dsp_features_interpolate_gains (self->features[c],
         self->band_gains + c * self->n_bands, self->bin_gains);
     dsp_features_apply_gains (self->features[c], self->bin_gains,

@@ -33,11 +33,6 @@ typedef struct _DspProcessor DspProcessor;
  * (docs/quality.md). */
 #define DSP_DEFAULT_SPEECH_PROTECTION 1.0f
 
-/* What dsp_processor_set_pitch_filter() is at first: chosen from the
- * held-out sweep in docs/model.md (0.3 gave the best ΔSI-SDR on recorded
- * and synthetic voices alike; full strength, 1, made both worse). */
-#define DSP_DEFAULT_PITCH_FILTER 0.3f
-
 /**
  * DspProcessorReport:
  * @frames: frames completed in the call
@@ -103,10 +98,6 @@ gboolean dsp_processor_take_pending_import (DspProcessor *self,
 void dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db);
 
 void dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount);
-
-void dsp_processor_set_pitch_filter (DspProcessor *self, gfloat strength);
-
-gfloat dsp_processor_get_pitch_filter (const DspProcessor *self);
 
 void dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
     guint hold_frames);

@@ -315,15 +315,6 @@ rnndenoise_set_speech_protection (RnnDenoise *st, float amount)
 }
 
 int
-rnndenoise_set_pitch_filter (RnnDenoise *st, float strength)
-{
-  if (st == NULL || !(strength >= 0.0f && strength <= 1.0f))
-    return RNNDENOISE_ERROR_INVALID_ARGUMENT;
-  dsp_processor_set_pitch_filter (st->processor, strength);
-  return RNNDENOISE_OK;
-}
-
-int
 rnndenoise_set_vad_threshold (RnnDenoise *st, float threshold)
 {
   if (st == NULL || !(threshold >= 0.0f && threshold <= 1.0f))

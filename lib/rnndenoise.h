@@ -163,13 +163,10 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * VAD hold: milliseconds the gate stays open after speech (default 200).
  * Speech protection, 0..2: in frames with speech each band gain g becomes
  * g (1 + p vad (1 - g)), at most 1, so less of the voice is taken away;
- * 0 applies the network's gains as they are (default 1, as the element).
- * Pitch filter, 0..1: strength of the comb filter between the harmonics of
- * a voice, 0 = off (default 0.3, as the element). */
+ * 0 applies the network's gains as they are (default 1, as the element). */
 RNNDENOISE_API int rnndenoise_set_attenuation_limit (RnnDenoise *st, float db);
 RNNDENOISE_API int rnndenoise_set_speech_protection (RnnDenoise *st,
     float amount);
-RNNDENOISE_API int rnndenoise_set_pitch_filter (RnnDenoise *st, float strength);
 RNNDENOISE_API int rnndenoise_set_vad_threshold (RnnDenoise *st,
     float threshold);
 RNNDENOISE_API int rnndenoise_set_vad_hold (RnnDenoise *st, float ms);

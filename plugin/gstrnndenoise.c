@@ -74,7 +74,6 @@ enum
   PROP_MODEL,
   PROP_ATTENUATION_LIMIT,
   PROP_SPEECH_PROTECTION,
-  PROP_PITCH_FILTER,
   PROP_VAD_THRESHOLD,
   PROP_VAD_HOLD,
   PROP_RESET_ON_DISCONT,
@@ -566,9 +565,6 @@ gst_rnn_denoise_set_property (GObject *object, guint prop_id,
     case PROP_SPEECH_PROTECTION:
       self->speech_protection = g_value_get_double (value);
       break;
-    case PROP_PITCH_FILTER:
-      self->pitch_filter = g_value_get_double (value);
-      break;
     case PROP_VAD_THRESHOLD:
       self->vad_threshold = g_value_get_double (value);
       break;
@@ -610,9 +606,6 @@ gst_rnn_denoise_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_SPEECH_PROTECTION:
       g_value_set_double (value, self->speech_protection);
-      break;
-    case PROP_PITCH_FILTER:
-      g_value_set_double (value, self->pitch_filter);
       break;
     case PROP_VAD_THRESHOLD:
       g_value_set_double (value, self->vad_threshold);
@@ -776,24 +769,6 @@ install_properties (GObjectClass *gobject_class)
       g_param_spec_double ("speech-protection", "Speech protection",
           "How much less to attenuate in frames with speech (0 = none)", 0.0,
           2.0, DSP_DEFAULT_SPEECH_PROTECTION,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
-              | GST_PARAM_CONTROLLABLE));
-
-  /**
-   * GstRnnDenoise:pitch-filter:
-   *
-   * Strength of the comb filter between the harmonics of a voice (0..1):
-   * in bands that repeat with the voice's pitch period, the frame one
-   * period earlier is mixed in before the gains, which lowers the noise
-   * between the harmonics that band gains cannot reach. 0 turns it off
-   * (and its pitch search); the default, 0.3, is the strength that gave the
-   * best ΔSI-SDR on held-out recorded and synthetic voices (full strength
-   * made both worse; docs/model.md).
-   */
-  g_object_class_install_property (gobject_class, PROP_PITCH_FILTER,
-      g_param_spec_double ("pitch-filter", "Pitch filter",
-          "Strength of the comb filter between voice harmonics (0 = off)", 0.0,
-          1.0, DSP_DEFAULT_PITCH_FILTER,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
               | GST_PARAM_CONTROLLABLE));
 
@@ -1003,7 +978,6 @@ gst_rnn_denoise_init (GstRnnDenoise *self)
   self->model_path = g_strdup (DEFAULT_MODEL);
   self->attenuation_limit = DEFAULT_ATTENUATION_LIMIT;
   self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
-  self->pitch_filter = DSP_DEFAULT_PITCH_FILTER;
   self->vad_threshold = DEFAULT_VAD_THRESHOLD;
   self->vad_hold = DEFAULT_VAD_HOLD;
   self->reset_on_discont = DEFAULT_RESET_ON_DISCONT;

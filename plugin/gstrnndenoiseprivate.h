@@ -75,7 +75,6 @@ struct _GstRnnDenoise
   gchar *model_path;
   gdouble attenuation_limit;
   gdouble speech_protection;
-  gdouble pitch_filter;
   gdouble vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;
@@ -94,7 +93,6 @@ typedef struct
 {
   gfloat attenuation_limit;
   gfloat speech_protection;
-  gfloat pitch_filter;
   gfloat vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;

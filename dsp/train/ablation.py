@@ -3,14 +3,14 @@
 """Score model files on held-out test mixtures, for the model card's
 ablation table.
 
-    ablation.py FORWARD TESTDIR NAME=MODEL[@LIMIT[@PROTECTION[@PITCH]]] [...]
+    ablation.py FORWARD TESTDIR NAME=MODEL[@LIMIT[@PROTECTION]] [...]
                 [--jobs J]
 
 FORWARD is the rnndenoise-forward tool; TESTDIR a test/ or test-real/
 folder written by synth.py (snrS/ subfolders, manifest.tsv). Every model
 denoises every mixture with the element's own processor (with the
-attenuation limit in dB, the speech protection and the pitch filter
-strength after @, the processor's defaults otherwise; output aligned with the input), and the mixtures are scored with the
+attenuation limit in dB and the speech protection after @, the processor's
+defaults otherwise; output aligned with the input), and the mixtures are scored with the
 quality evaluation's metrics: mean ΔSI-SDR over −5…10 dB, speech energy
 lost in speech-dominated bins, noise reduction where no one speaks, and
 ΔSI-SDR on the hum, babble and room mixtures. Prints a Markdown table.

@@ -684,60 +684,6 @@ START_TEST (test_speech_protection)
 }
 END_TEST
 
-/* The pitch filter: 0 leaves the output as without it, the default and
- * full strength change it, out-of-range values are clamped (NaN is off).
- * It changes only the output, never the features or the recurrent state,
- * and the pitch history is kept while it is off: a stream that turns it on
- * mid-way gives, from the frame after, the same bits as one that had it on
- * all along. */
-START_TEST (test_pitch_filter)
-{
-  DspModel *model = random_model (DSP_WEIGHT_F32);
-  const gfloat strengths[]
-      = { 0.0f, DSP_DEFAULT_PITCH_FILTER, 1.0f, NAN, 7.0f };
-  guint n = 9600, half = 4800, k;
-  guint out_n = n - 2 * HOP;
-  gfloat *x = make_signal (n, 1, 62);
-  gfloat *y[G_N_ELEMENTS (strengths)], *late;
-  guint chunk[1] = { 480 };
-  DspProcessor *p;
-
-  for (k = 0; k < G_N_ELEMENTS (strengths); k++) {
-    p = dsp_processor_new (model, 1, NULL);
-    dsp_processor_set_pitch_filter (p, strengths[k]);
-    y[k] = g_new0 (gfloat, n + 2 * HOP);
-    ck_assert_uint_eq (run_chunked (p, x, y[k], n, chunk, 1), out_n);
-    dsp_processor_free (p);
-  }
-  ck_assert_int_ne (memcmp (y[1], y[0], out_n * sizeof (gfloat)), 0);
-  ck_assert_int_ne (memcmp (y[2], y[1], out_n * sizeof (gfloat)), 0);
-  assert_bits_equal (y[3], y[0], out_n);
-  assert_bits_equal (y[4], y[2], out_n);
-
-  p = dsp_processor_new (model, 1, NULL);
-  ck_assert_float_eq (dsp_processor_get_pitch_filter (p),
-      DSP_DEFAULT_PITCH_FILTER);
-  late = g_new0 (gfloat, n + 2 * HOP);
-  dsp_processor_set_pitch_filter (p, 0.0f);
-  k = run_chunked (p, x, late, half, chunk, 1);
-  assert_bits_equal (late, y[0], k);
-  dsp_processor_set_pitch_filter (p, 1.0f);
-  k += run_chunked (p, x + half, late + k, n - half, chunk, 1);
-  ck_assert_uint_eq (k, out_n);
-  /* Output sample i is input sample i - 2 HOP: frames from the switch on
-   * come out from sample half - HOP, half of it overlapped with the last
-   * frame without the filter. */
-  assert_bits_equal (late + half, y[2] + half, out_n - half);
-
-  for (k = 0; k < G_N_ELEMENTS (strengths); k++)
-    g_free (y[k]);
-  g_free (late);
-  g_free (x);
-  dsp_processor_free (p);
-  dsp_model_unref (model);
-}
-END_TEST
-
 /* A gate whose threshold no frame reaches silences every frame (with no
  * attenuation limit, to exact zeros); a 20 dB limit keeps a tenth. */
 START_TEST (test_vad_gate)
@@ -885,7 +831,6 @@ processor_suite (void)
   tcase_add_test (tc, test_16k_model);
   tcase_add_test (tc, test_vad_gate);
   tcase_add_test (tc, test_speech_protection);
-  tcase_add_test (tc, test_pitch_filter);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   tcase_add_test (tc, test_no_allocation_in_steady_state);
 #endif
