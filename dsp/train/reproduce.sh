@@ -8,13 +8,13 @@
 # set synthesised from seed SEED + 1: other utterances, noise excerpts,
 # SNRs, colourings and rooms), each of them also with its noise 6-25 dB
 # lower and a quarter nearly clean (snr_variants.py), with a larger weight
-# on speech taken away (SPEECH_WEIGHT2): a network that never hears quiet
-# noise takes something from every voice, and one that sees the same
-# mixtures again and again learns them rather than speech. Stage 3 starts
-# from stage 2's checkpoint, adds a third set (seed SEED + 2) and its
-# variants, continues the learning-rate decay (LR3) and weighs speech a
-# little more (SPEECH_WEIGHT3): more voices and rooms rather than more
-# passes over the same ones, whose validation score had stopped improving.
+# on speech taken away: a network that never hears quiet noise takes
+# something from every voice, and one that sees the same mixtures again
+# and again learns them rather than speech. Stages 3 and 4 each start from
+# the stage before, add one more set (seeds SEED + 2, SEED + 3) with its
+# variants, continue the learning-rate decay and weigh speech a little
+# more: more voices and rooms rather than more passes over the same ones,
+# whose validation score had stopped improving.
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
@@ -25,12 +25,13 @@
 # audio and trains for 2 epochs, to test the chain.
 #
 # Settings (environment): SEED (1), TRAIN_MINUTES (150), VAL_MINUTES (12),
-# TEST_SECONDS (10), EPOCHS (stage 1, 10), EPOCHS2 (stage 2, 3; 0 skips
-# it), SPEECH_WEIGHT2 (6), LR2 (0.001), EPOCHS3 (stage 3, 2; 0 skips it),
-# SPEECH_WEIGHT3 (8), LR3 (0.0007), TRAIN_BUDGET (600, minutes of
-# training wall time per stage: training stops early rather than pass it,
-# and EPOCHS=K reproduces a run so stopped after K epochs exactly), LAYOUT
-# (feature layout, 2), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2).
+# TEST_SECONDS (10), EPOCHS (stage 1, 10), EPOCHS2, EPOCHS3, EPOCHS4
+# (stages 2-4: 3, 2, 1; 0 ends the chain before that stage), LR2, LR3, LR4
+# (0.001, 0.0007, 0.0005), SPEECH_WEIGHT2, SPEECH_WEIGHT3, SPEECH_WEIGHT4
+# (6, 8, 8), TRAIN_BUDGET (600, minutes of training wall time per stage:
+# training stops early rather than pass it, and EPOCHS=K reproduces a run
+# so stopped after K epochs exactly), LAYOUT (feature layout, 2), SIZES
+# (dense, GRU, GRU units: 64,96,128), JOBS (2).
 # Needs
 # Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
@@ -45,7 +46,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -58,10 +59,8 @@ SEED=${SEED:-1}
 JOBS=${JOBS:-2}
 LAYOUT=${LAYOUT:-2}
 SIZES=${SIZES:-64,96,128}
-SPEECH_WEIGHT2=${SPEECH_WEIGHT2:-6}
-LR2=${LR2:-0.001}
-SPEECH_WEIGHT3=${SPEECH_WEIGHT3:-8}
-LR3=${LR3:-0.0007}
+# Stage 4's epochs when not set (0: the chain ends at stage 3).
+EPOCHS4_DEFAULT=1
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
@@ -69,6 +68,7 @@ if [ "$SMOKE" = yes ]; then
   EPOCHS=${EPOCHS:-2}
   EPOCHS2=${EPOCHS2:-1}
   EPOCHS3=${EPOCHS3:-1}
+  EPOCHS4=${EPOCHS4:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -78,6 +78,7 @@ else
   EPOCHS=${EPOCHS:-10}
   EPOCHS2=${EPOCHS2:-3}
   EPOCHS3=${EPOCHS3:-2}
+  EPOCHS4=${EPOCHS4:-$EPOCHS4_DEFAULT}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -121,10 +122,31 @@ else
   echo "$STAMP" > "$AUDIO/stamp"
 fi
 
-# Stage 2's second and stage 3's third training set: other utterances,
-# noise excerpts, SNRs, colourings and rooms from seeds SEED + 1 and
-# SEED + 2 (only their training sets are used: the smallest validation and
-# test sets).
+# Stages 2, 3, 4 each add a training set, synthesised from seed
+# SEED + k - 1 for stage k (other utterances, noise excerpts, SNRs,
+# colourings and rooms; only its training set is used: the smallest
+# validation and test sets), and learn from all sets so far with their
+# higher-SNR variants, starting from the stage before's checkpoint. A stage
+# with 0 epochs ends the chain there.
+stage_setting () {  # STAGE NAME: the setting's value for that stage
+  eval "value=\${$2$1:-}"
+  if [ -z "$value" ]; then
+    case "$2.$1" in
+      LR.2) value=0.001 ;;
+      LR.3) value=0.0007 ;;
+      LR.4) value=0.0005 ;;
+      SPEECH_WEIGHT.2) value=6 ;;
+      SPEECH_WEIGHT.*) value=8 ;;
+    esac
+  fi
+  echo "$value"
+}
+LAST_STAGE=1
+for k in 2 3 4; do
+  [ "$(stage_setting $k EPOCHS)" -gt 0 ] || break
+  LAST_STAGE=$k
+done
+
 extra_set () {  # SEED DIR
   stamp="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$1 /")"
   step "synthesise the training set of seed $1 into $2"
@@ -139,46 +161,34 @@ extra_set () {  # SEED DIR
     echo "$stamp" > "$2/stamp"
   fi
 }
-SEED2=$((SEED + 1))
-AUDIO2="$DATA/audio-seed$SEED2"
-SEED3=$((SEED + 2))
-AUDIO3="$DATA/audio-seed$SEED3"
-if [ "$EPOCHS2" -gt 0 ]; then
-  extra_set "$SEED2" "$AUDIO2"
-fi
-if [ "$EPOCHS2" -gt 0 ] && [ "$EPOCHS3" -gt 0 ]; then
-  extra_set "$SEED3" "$AUDIO3"
-fi
+k=2
+while [ "$k" -le "$LAST_STAGE" ]; do
+  extra_set $((SEED + k - 1)) "$DATA/audio-seed$((SEED + k - 1))"
+  k=$((k + 1))
+done
 
 step "features and targets (the element's C feature code, layout $LAYOUT)"
 for set in train val test test-real; do
   "$FEATURES" --layout "$LAYOUT" --list "$AUDIO/$set/list.txt" \
       "$DATA/$set.rndf"
 done
-# Stage 2 learns, in this order: train.rndf, its higher-SNR variants, the
-# second set and its higher-SNR variants (each list's gains drawn from its
-# own seed); stage 3 the same and then the third set and its variants.
+# Stage k learns, in this order: train.rndf, its higher-SNR variants, then
+# each later set and its higher-SNR variants (each list's gains drawn from
+# its own seed).
 snr_features () {  # LIST SEED OUT
   $PY "$HERE/snr_variants.py" "$1" "${1%.txt}-snr.txt" --seed "$2"
   "$FEATURES" --layout "$LAYOUT" --list "${1%.txt}-snr.txt" "$3"
 }
-STAGE2_FILES=
-STAGE3_FILES=
-if [ "$EPOCHS2" -gt 0 ]; then
+if [ "$LAST_STAGE" -ge 2 ]; then
   snr_features "$AUDIO/train/list.txt" "$SEED" "$DATA/train-snr.rndf"
-  "$FEATURES" --layout "$LAYOUT" --list "$AUDIO2/train/list.txt" \
-      "$DATA/train2.rndf"
-  snr_features "$AUDIO2/train/list.txt" "$SEED2" "$DATA/train2-snr.rndf"
-  STAGE2_FILES="--also $DATA/train-snr.rndf --also $DATA/train2.rndf"
-  STAGE2_FILES="$STAGE2_FILES --also $DATA/train2-snr.rndf"
 fi
-if [ "$EPOCHS2" -gt 0 ] && [ "$EPOCHS3" -gt 0 ]; then
-  "$FEATURES" --layout "$LAYOUT" --list "$AUDIO3/train/list.txt" \
-      "$DATA/train3.rndf"
-  snr_features "$AUDIO3/train/list.txt" "$SEED3" "$DATA/train3-snr.rndf"
-  STAGE3_FILES="$STAGE2_FILES --also $DATA/train3.rndf"
-  STAGE3_FILES="$STAGE3_FILES --also $DATA/train3-snr.rndf"
-fi
+k=2
+while [ "$k" -le "$LAST_STAGE" ]; do
+  list="$DATA/audio-seed$((SEED + k - 1))/train/list.txt"
+  "$FEATURES" --layout "$LAYOUT" --list "$list" "$DATA/train$k.rndf"
+  snr_features "$list" $((SEED + k - 1)) "$DATA/train$k-snr.rndf"
+  k=$((k + 1))
+done
 
 step "train, stage 1 (at most $EPOCHS epochs, $TRAIN_BUDGET min)"
 $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
@@ -186,29 +196,26 @@ $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
     --seed "$SEED" --epochs "$EPOCHS" --minutes "$TRAIN_BUDGET" \
     --sizes "$SIZES" --val-manifest "$AUDIO/val/manifest.tsv"
 
-if [ "$EPOCHS2" -gt 0 ]; then
-  step "train, stage 2 (at most $EPOCHS2 epochs, speech weight $SPEECH_WEIGHT2)"
-  # shellcheck disable=SC2086 # STAGE2_FILES is a list of options
+FILES="--also $DATA/train-snr.rndf"
+k=2
+while [ "$k" -le "$LAST_STAGE" ]; do
+  FILES="$FILES --also $DATA/train$k.rndf --also $DATA/train$k-snr.rndf"
+  epochs=$(stage_setting $k EPOCHS)
+  weight=$(stage_setting $k SPEECH_WEIGHT)
+  # Stage 2 shuffles with SEED, the later ones with their set's seed.
+  seed=$SEED
+  [ "$k" -eq 2 ] || seed=$((SEED + k - 1))
+  step "train, stage $k (at most $epochs epochs, speech weight $weight)"
+  # shellcheck disable=SC2086 # FILES is a list of options
   $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
-      "$DATA/model-stage2.pt" $STAGE2_FILES \
-      --init "$DATA/model-stage1.pt" --speech-weight "$SPEECH_WEIGHT2" \
-      --lr "$LR2" --seed "$SEED" --epochs "$EPOCHS2" \
-      --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
-else
-  cp "$DATA/model-stage1.pt" "$DATA/model-stage2.pt"
-fi
-
-if [ "$EPOCHS2" -gt 0 ] && [ "$EPOCHS3" -gt 0 ]; then
-  step "train, stage 3 (at most $EPOCHS3 epochs, speech weight $SPEECH_WEIGHT3)"
-  # shellcheck disable=SC2086 # STAGE3_FILES is a list of options
-  $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
-      "$DATA/model.pt" $STAGE3_FILES \
-      --init "$DATA/model-stage2.pt" --speech-weight "$SPEECH_WEIGHT3" \
-      --lr "$LR3" --seed "$SEED3" --epochs "$EPOCHS3" --epoch-checkpoints \
-      --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
-else
-  cp "$DATA/model-stage2.pt" "$DATA/model.pt"
-fi
+      "$DATA/model-stage$k.pt" $FILES \
+      --init "$DATA/model-stage$((k - 1)).pt" --speech-weight "$weight" \
+      --lr "$(stage_setting $k LR)" --seed "$seed" --epochs "$epochs" \
+      --epoch-checkpoints --minutes "$TRAIN_BUDGET" \
+      --val-manifest "$AUDIO/val/manifest.tsv"
+  k=$((k + 1))
+done
+cp "$DATA/model-stage$LAST_STAGE.pt" "$DATA/model.pt"
 
 step "export float32 and int8 model files"
 $PY "$HERE/export.py" "$DATA/model.pt" "$DATA/rnndenoise-48k.rnnm" \
