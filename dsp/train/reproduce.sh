@@ -60,7 +60,7 @@ JOBS=${JOBS:-2}
 LAYOUT=${LAYOUT:-2}
 SIZES=${SIZES:-64,96,128}
 # Stage 4's epochs when not set (0: the chain ends at stage 3).
-EPOCHS4_DEFAULT=1
+EPOCHS4_DEFAULT=0
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
