@@ -534,8 +534,8 @@ dsp_processor_get_frame_output (const DspProcessor *self)
  * Raises each band gain g of a frame to g (1 + @amount vad (1 - g)), at
  * most 1, vad being the network's voice probability for the frame: less of
  * the voice is taken away where the network hears one, and frames without
- * speech keep their noise reduction. Takes effect at the next frame. Call from the
- * streaming thread.
+ * speech keep their noise reduction. Takes effect at the next frame. Call
+ * from the streaming thread.
  */
 void
 dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount)

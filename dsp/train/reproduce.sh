@@ -26,7 +26,7 @@
 #
 # Settings (environment): SEED (1), TRAIN_MINUTES (150), VAL_MINUTES (12),
 # TEST_SECONDS (10), EPOCHS (stage 1, 10), EPOCHS2, EPOCHS3, EPOCHS4
-# (stages 2-4: 3, 2, 1; 0 ends the chain before that stage), LR2, LR3, LR4
+# (stages 2-4: 3, 2, 0; 0 ends the chain before that stage), LR2, LR3, LR4
 # (0.001, 0.0007, 0.0005), SPEECH_WEIGHT2, SPEECH_WEIGHT3, SPEECH_WEIGHT4
 # (6, 8, 8), TRAIN_BUDGET (600, minutes of training wall time per stage:
 # training stops early rather than pass it, and EPOCHS=K reproduces a run
@@ -59,8 +59,12 @@ SEED=${SEED:-1}
 JOBS=${JOBS:-2}
 LAYOUT=${LAYOUT:-2}
 SIZES=${SIZES:-64,96,128}
-# Stage 4's epochs when not set (0: the chain ends at stage 3).
-EPOCHS4_DEFAULT=0
+LR2=${LR2:-0.001}
+LR3=${LR3:-0.0007}
+LR4=${LR4:-0.0005}
+SPEECH_WEIGHT2=${SPEECH_WEIGHT2:-6}
+SPEECH_WEIGHT3=${SPEECH_WEIGHT3:-8}
+SPEECH_WEIGHT4=${SPEECH_WEIGHT4:-8}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
@@ -78,7 +82,8 @@ else
   EPOCHS=${EPOCHS:-10}
   EPOCHS2=${EPOCHS2:-3}
   EPOCHS3=${EPOCHS3:-2}
-  EPOCHS4=${EPOCHS4:-$EPOCHS4_DEFAULT}
+  # Stage 4 scored worse than stage 3 and is not in the shipped model.
+  EPOCHS4=${EPOCHS4:-0}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -128,18 +133,8 @@ fi
 # validation and test sets), and learn from all sets so far with their
 # higher-SNR variants, starting from the stage before's checkpoint. A stage
 # with 0 epochs ends the chain there.
-stage_setting () {  # STAGE NAME: the setting's value for that stage
-  eval "value=\${$2$1:-}"
-  if [ -z "$value" ]; then
-    case "$2.$1" in
-      LR.2) value=0.001 ;;
-      LR.3) value=0.0007 ;;
-      LR.4) value=0.0005 ;;
-      SPEECH_WEIGHT.2) value=6 ;;
-      SPEECH_WEIGHT.*) value=8 ;;
-    esac
-  fi
-  echo "$value"
+stage_setting () {  # STAGE NAME: the value of NAME<STAGE>, e.g. LR3
+  eval "echo \"\$$2$1\""
 }
 LAST_STAGE=1
 for k in 2 3 4; do

@@ -40,6 +40,7 @@ bands (target >= 0.5: mean of max(0, 20 log10(g_target / g))).
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -248,8 +249,8 @@ def main():
                 "frame_config": cfg, "epoch": epoch, "log": log,
                 "args": vars(args)}
         if args.epoch_checkpoints:
-            torch.save(ckpt, "%s-e%d.pt" % (args.out[:-3] if args.out.endswith(
-                ".pt") else args.out, epoch))
+            torch.save(ckpt, "%s-e%d.pt" % (os.path.splitext(args.out)[0],
+                                            epoch))
         if best is None or score < best["score"]:
             best = log[-1]
             torch.save(ckpt, args.out)
