@@ -1,11 +1,11 @@
 /* rnndenoise — rnndenoise-features: training features and targets
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- *   rnndenoise-features [--layout N] CLEAN NOISE OUT
- *   rnndenoise-features [--layout N] --list LIST OUT
+ *   rnndenoise-features [--layout N] [--rate HZ] CLEAN NOISE OUT
+ *   rnndenoise-features [--layout N] [--rate HZ] --list LIST OUT
  *
- * Reads pairs of clean speech and noise (mono 48 kHz, 16-bit PCM or 32-bit
- * float WAV, or raw little-endian float32 without a WAV header), mixes
+ * Reads pairs of clean speech and noise (mono 16-bit PCM or 32-bit float
+ * WAV, or raw little-endian float32 without a WAV header), mixes
  * each pair (noisy = clean + noise) and runs the element's own analysis on
  * it: one DspStft and DspFeatures per signal, one row per 10 ms frame:
  *
@@ -18,7 +18,10 @@
  *              frame; 0 throughout if the clean signal is silent)
  *
  * --layout picks the feature layout (1, the default, or 2) and with it the
- * bands (dsp_frame_config_init_layout()).
+ * bands (dsp_frame_config_init_layout()). --rate is the sample rate of the
+ * frames (48000 by default); WAV files at an integer multiple of it are
+ * low-pass filtered and decimated first (train_load_audio()), so the 48 kHz
+ * training mixtures also make the features of a 16 kHz model.
  *
  * A LIST has one pair per line, "CLEAN NOISE [BANDWIDTH_HZ [NOISE_GAIN_DB]]",
  * paths relative to the list's folder; empty lines and lines starting with
@@ -50,7 +53,7 @@
 #include "dsp/dsp_stft.h"
 #include "train_io.h"
 
-#define SAMPLE_RATE 48000
+#define DEFAULT_SAMPLE_RATE 48000
 
 /* Band energy (normalized spectra, as DSP_FEATURES_ENERGY_FLOOR) below which
  * a band counts as empty; both clean and noisy empty gives gain -1. */
@@ -219,10 +222,10 @@ process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
   gsize n_clean, n_noise, i;
   gboolean ok;
 
-  clean = train_load_audio (clean_path, SAMPLE_RATE, &n_clean, error);
+  clean = train_load_audio (clean_path, ex->cfg.sample_rate, &n_clean, error);
   if (clean == NULL)
     return FALSE;
-  noise = train_load_audio (noise_path, SAMPLE_RATE, &n_noise, error);
+  noise = train_load_audio (noise_path, ex->cfg.sample_rate, &n_noise, error);
   if (noise == NULL) {
     g_free (clean);
     return FALSE;
@@ -349,7 +352,8 @@ parse_bandwidth (const gchar *text, double *hz, GError **error)
 }
 
 static gboolean
-run (gchar **pairs, guint32 layout, const gchar *out_path, GError **error)
+run (gchar **pairs, guint32 layout, guint rate, const gchar *out_path,
+    GError **error)
 {
   Extractor ex;
   TrainFeaturesHeader head;
@@ -360,7 +364,7 @@ run (gchar **pairs, guint32 layout, const gchar *out_path, GError **error)
 
   memset (&ex, 0, sizeof (ex));
   memset (&head, 0, sizeof (head));
-  if (!dsp_frame_config_init_layout (&ex.cfg, SAMPLE_RATE, layout, error))
+  if (!dsp_frame_config_init_layout (&ex.cfg, rate, layout, error))
     return FALSE;
   out = fopen (out_path, "wb");
   if (out == NULL) {
@@ -419,10 +423,18 @@ main (int argc, char **argv)
   gchar **pairs;
   const gchar *out_path;
   guint32 layout = DSP_FEATURE_LAYOUT_CEPSTRUM_V1;
+  guint rate = DEFAULT_SAMPLE_RATE;
   gboolean ok;
 
-  if (argc >= 3 && strcmp (argv[1], "--layout") == 0) {
-    layout = (guint32) g_ascii_strtoull (argv[2], NULL, 10);
+  while (argc >= 3
+      && (strcmp (argv[1], "--layout") == 0
+          || strcmp (argv[1], "--rate") == 0)) {
+    guint value = (guint) g_ascii_strtoull (argv[2], NULL, 10);
+
+    if (strcmp (argv[1], "--layout") == 0)
+      layout = value;
+    else
+      rate = value;
     argc -= 2;
     argv += 2;
   }
@@ -436,12 +448,14 @@ main (int argc, char **argv)
     pairs[3] = g_strdup ("");
   } else {
     fprintf (stderr,
-        "usage: rnndenoise-features [--layout N] CLEAN NOISE OUT\n"
-        "       rnndenoise-features [--layout N] --list LIST OUT\n");
+        "usage: rnndenoise-features [--layout N] [--rate HZ] CLEAN NOISE "
+        "OUT\n"
+        "       rnndenoise-features [--layout N] [--rate HZ] --list LIST "
+        "OUT\n");
     return 2;
   }
   out_path = argv[3];
-  ok = pairs != NULL && run (pairs, layout, out_path, &error);
+  ok = pairs != NULL && run (pairs, layout, rate, out_path, &error);
   g_strfreev (pairs);
   if (!ok) {
     fprintf (stderr, "rnndenoise-features: %s\n", error->message);

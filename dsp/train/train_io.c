@@ -3,6 +3,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "dsp/dsp_frame_config.h"
@@ -56,7 +57,68 @@ decode_floats (const guint8 *p, gsize n)
   return out;
 }
 
-/* Decodes a mono WAV at @rate Hz: PCM 16-bit or IEEE float 32-bit. */
+/* The low-pass filter of decimate(): a Kaiser-windowed sinc of
+ * 2 * DECIMATE_HALF_TAPS * factor + 1 taps at the file's rate, cut off at
+ * DECIMATE_CUTOFF of the new Nyquist frequency (about 70 dB down from 8 kHz
+ * on when 48 kHz becomes 16 kHz; the band edge of a 16 kHz frame layout is
+ * its Nyquist frequency, so what is left just under it matters little). */
+#define DECIMATE_HALF_TAPS 32
+#define DECIMATE_CUTOFF 0.93
+#define DECIMATE_KAISER_BETA 7.0
+
+/* The zeroth-order modified Bessel function of the first kind. */
+static double
+bessel_i0 (double x)
+{
+  double sum = 1.0, term = 1.0;
+  guint k;
+
+  for (k = 1; k < 50; k++) {
+    term *= (x / (2.0 * k)) * (x / (2.0 * k));
+    sum += term;
+  }
+  return sum;
+}
+
+/* Low-pass filters @n samples and keeps every @factor-th: output sample j is
+ * centred on input sample j * factor (edges padded with zeros). Returns a
+ * new array of ceil (n / factor) samples (at least 1 allocated). */
+static gfloat *
+decimate (const gfloat *in, gsize n, guint factor, gsize *n_out)
+{
+  gint half = DECIMATE_HALF_TAPS * (gint) factor, k;
+  double cutoff = DECIMATE_CUTOFF / factor; /* of the input Nyquist */
+  gfloat *taps = g_new (gfloat, 2 * half + 1);
+  gsize n_dec = (n + factor - 1) / factor, j;
+  gfloat *out = g_new0 (gfloat, MAX (n_dec, 1));
+
+  for (k = -half; k <= half; k++) {
+    double r = (double) k / half;
+    double x = G_PI * cutoff * k;
+    double sinc = k == 0 ? 1.0 : sin (x) / x;
+    double w = bessel_i0 (DECIMATE_KAISER_BETA * sqrt (1.0 - r * r))
+        / bessel_i0 (DECIMATE_KAISER_BETA);
+
+    taps[k + half] = (gfloat) (cutoff * sinc * w);
+  }
+  for (j = 0; j < n_dec; j++) {
+    gssize centre = (gssize) (j * factor);
+    gssize lo = MAX (centre - half, 0);
+    gssize hi = MIN (centre + half, (gssize) n - 1);
+    double acc = 0.0;
+    gssize i;
+
+    for (i = lo; i <= hi; i++)
+      acc += taps[i - centre + half] * in[i];
+    out[j] = (gfloat) acc;
+  }
+  g_free (taps);
+  *n_out = n_dec;
+  return out;
+}
+
+/* Decodes a mono WAV at @rate Hz, or at an integer multiple of it (up to
+ * 6 times), then decimated to @rate: PCM 16-bit or IEEE float 32-bit. */
 static gfloat *
 parse_wav (const gchar *path, const guint8 *data, gsize size, guint rate,
     gsize *n_out, GError **error)
@@ -89,10 +151,12 @@ parse_wav (const gchar *path, const guint8 *data, gsize size, guint rate,
         "%s: no fmt or data chunk", path);
     return NULL;
   }
-  if (channels != 1 || file_rate != rate) {
+  if (channels != 1 || rate == 0 || file_rate % rate != 0
+      || file_rate / rate < 1 || file_rate / rate > 6) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-        "%s: %u channels at %u Hz, need 1 channel at %u Hz", path, channels,
-        file_rate, rate);
+        "%s: %u channels at %u Hz, need 1 channel at %u Hz (or 2 to 6 "
+        "times that)",
+        path, channels, file_rate, rate);
     return NULL;
   }
 
@@ -110,6 +174,12 @@ parse_wav (const gchar *path, const guint8 *data, gsize size, guint rate,
         format, bits);
     return NULL;
   }
+  if (file_rate != rate) {
+    gfloat *full = out;
+
+    out = decimate (full, n, file_rate / rate, &n);
+    g_free (full);
+  }
   *n_out = n;
   return out;
 }
@@ -118,7 +188,9 @@ parse_wav (const gchar *path, const guint8 *data, gsize size, guint rate,
  * train_load_audio:
  * @path: a mono WAV file (16-bit PCM or 32-bit float) or, for any file not
  *   starting with a RIFF/WAVE header, raw little-endian float32 samples.
- * @sample_rate: the rate a WAV file must have, Hz.
+ * @sample_rate: the rate wanted, Hz: a WAV file must have it or an integer
+ *   multiple of it up to 6 times (48 kHz for 16 kHz), then it is low-pass
+ *   filtered and decimated to it; raw samples are taken to be at it.
  * @n_out: (out): the number of samples.
  * @error: return location for a #G_FILE_ERROR.
  *
