@@ -312,6 +312,20 @@ dsp_processor_get_channels (const DspProcessor *self)
 }
 
 /**
+ * dsp_processor_get_model:
+ * @self: a processor
+ *
+ * Returns: (transfer none): the model the processor runs, valid while
+ *   @self lives (dsp_model_ref() it to keep it longer).
+ */
+DspModel *
+dsp_processor_get_model (const DspProcessor *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->model;
+}
+
+/**
  * dsp_processor_get_hop:
  * @self: a processor
  *

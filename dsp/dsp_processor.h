@@ -67,6 +67,8 @@ void dsp_processor_free (DspProcessor *self);
 
 guint dsp_processor_get_channels (const DspProcessor *self);
 
+DspModel *dsp_processor_get_model (const DspProcessor *self);
+
 guint dsp_processor_get_hop (const DspProcessor *self);
 
 guint dsp_processor_get_latency (const DspProcessor *self);

@@ -80,12 +80,30 @@ set_message (RnnDenoise *st, const gchar *message)
 RnnDenoiseModel *
 rnndenoise_model_new_default (int *error)
 {
-  GBytes *bytes = gst_rnn_denoise_default_model_bytes ();
-  DspModel *model = dsp_model_new_from_bytes (bytes, NULL);
+  return rnndenoise_model_new_default_for_rate (48000, error);
+}
 
-  g_bytes_unref (bytes);
-  set_code (error, model != NULL ? RNNDENOISE_OK : RNNDENOISE_ERROR_MODEL);
-  return (RnnDenoiseModel *) model;
+RnnDenoiseModel *
+rnndenoise_model_new_default_for_rate (int sample_rate, int *error)
+{
+  GBytes *bytes;
+  guint i;
+
+  /* Each built-in model knows its rate: parse them in turn (a few ms). */
+  for (i = 0; (bytes = gst_rnn_denoise_default_model_bytes (i)) != NULL; i++) {
+    DspModel *model = dsp_model_new_from_bytes (bytes, NULL);
+
+    g_bytes_unref (bytes);
+    if (model != NULL
+        && (int) dsp_model_get_frame_config (model)->sample_rate
+            == sample_rate) {
+      set_code (error, RNNDENOISE_OK);
+      return (RnnDenoiseModel *) model;
+    }
+    g_clear_pointer (&model, dsp_model_unref);
+  }
+  set_code (error, RNNDENOISE_ERROR_MODEL);
+  return NULL;
 }
 
 RnnDenoiseModel *

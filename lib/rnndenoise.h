@@ -16,7 +16,8 @@
  *   on one object must not run concurrently. Different objects are
  *   independent.
  *
- * Audio is at the model's sample rate (48000 Hz for the embedded model),
+ * Audio is at the model's sample rate (48000 Hz for the embedded default
+ * model; rnndenoise_model_new_default_for_rate() has one for 16000 Hz),
  * float samples in -1..1 or int16, channels interleaved. Any number of
  * samples per call. The output is the input denoised and delayed by
  * rnndenoise_get_latency() samples (960, 20 ms, at 48 kHz): each call
@@ -109,7 +110,12 @@ RNNDENOISE_API const char *rnndenoise_strerror (int error);
 /* Models. @error (may be NULL) receives an #RnnDenoiseError; @message (may
  * be NULL) receives the reason of a failure, truncated to @message_size
  * bytes including the terminating NUL. Returns a new reference, or NULL. */
+/* The embedded 48 kHz model. */
 RNNDENOISE_API RnnDenoiseModel *rnndenoise_model_new_default (int *error);
+/* The embedded model for @sample_rate: 48000 or 16000 (calls and VoIP);
+ * NULL with RNNDENOISE_ERROR_MODEL for any other rate. */
+RNNDENOISE_API RnnDenoiseModel *
+rnndenoise_model_new_default_for_rate (int sample_rate, int *error);
 RNNDENOISE_API RnnDenoiseModel *rnndenoise_model_new_from_file (const char
                                                                     *path,
     int *error, char *message, size_t message_size);

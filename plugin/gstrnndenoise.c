@@ -96,7 +96,7 @@ static guint gst_rnn_denoise_signals[LAST_SIGNAL];
 #define AUDIO_CAPS \
   "audio/x-raw, format = (string) { " GST_AUDIO_NE (F32) ", " \
   GST_AUDIO_NE (S16) " }, layout = (string) interleaved, " \
-  "rate = (int) " G_STRINGIFY (GST_RNN_DENOISE_RATE) ", channels = (int) [ 1, " \
+  "rate = (int) " GST_RNN_DENOISE_RATES ", channels = (int) [ 1, " \
   G_STRINGIFY (GST_RNN_DENOISE_MAX_CHANNELS) " ]"
 #define STATE_CAPS \
   "application/x-rnn-state, format = (string) { F32LE, S16LE, S8 }"
@@ -453,7 +453,7 @@ gst_rnn_denoise_import_state_action (GstRnnDenoise *self, const gchar *pad_name,
 {
   GstRnnDenoisePad *pad = lookup_stream (self, pad_name);
   GError *error = NULL;
-  DspModel *model;
+  GPtrArray *models = NULL;
   gboolean ok;
 
   if (pad == NULL) {
@@ -470,10 +470,16 @@ gst_rnn_denoise_import_state_action (GstRnnDenoise *self, const gchar *pad_name,
     gst_object_unref (pad);
     return FALSE;
   }
-  /* The model first, with no lock held: loading it may read a file. */
-  model = gst_rnn_denoise_get_model (self, &error);
-  ok = model != NULL && gst_rnn_denoise_pad_import (pad, model, bytes, &error);
-  g_clear_pointer (&model, dsp_model_unref);
+  /* The models first, with no lock held: loading them may read a file. */
+  if (gst_rnn_denoise_ensure_models (self, &error)) {
+    models = gst_rnn_denoise_peek_models (self);
+    if (models == NULL)
+      g_set_error (&error, GST_CORE_ERROR, GST_CORE_ERROR_STATE_CHANGE,
+          "the model property changed meanwhile");
+  }
+  ok = models != NULL
+      && gst_rnn_denoise_pad_import (pad, models, bytes, &error);
+  g_clear_pointer (&models, g_ptr_array_unref);
   if (!ok) {
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
         ("import-state refused for %s: %s", GST_PAD_NAME (pad), error->message),
@@ -522,7 +528,7 @@ gst_rnn_denoise_change_state (GstElement *element, GstStateChange transition)
 static void
 set_model_path (GstRnnDenoise *self, const gchar *path)
 {
-  DspModel *old = NULL;
+  GPtrArray *old = NULL;
 
   GST_OBJECT_LOCK (self);
   if (GST_STATE (self) > GST_STATE_READY) {
@@ -536,12 +542,11 @@ set_model_path (GstRnnDenoise *self, const gchar *path)
   if (g_strcmp0 (path, self->model_path) != 0) {
     g_free (self->model_path);
     self->model_path = g_strdup (path);
-    old = self->model;
-    self->model = NULL;
+    old = g_steal_pointer (&self->models);
   }
   GST_OBJECT_UNLOCK (self);
   if (old != NULL) {
-    dsp_model_unref (old);
+    g_ptr_array_unref (old);
     /* Processors made by import-state in READY belong to the old model. */
     for_each_stream (self, gst_rnn_denoise_pad_forget_stream);
   }
@@ -720,7 +725,7 @@ gst_rnn_denoise_finalize (GObject *object)
   GstRnnDenoise *self = GST_RNN_DENOISE (object);
 
   g_free (self->model_path);
-  g_clear_pointer (&self->model, dsp_model_unref);
+  g_clear_pointer (&self->models, g_ptr_array_unref);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -730,13 +735,16 @@ install_properties (GObjectClass *gobject_class)
   /**
    * GstRnnDenoise:model:
    *
-   * A model file (see docs/model-format.md); unset uses the model built
-   * into the plugin. Loaded on the READY→PAUSED change, which fails with
-   * the loader's reason if the file is missing or invalid.
+   * A model file (see docs/model-format.md), which then serves its own
+   * rate only; unset uses the models built into the plugin, one for 48 kHz
+   * and one for 16 kHz, each stream the one of its rate. Loaded on the
+   * READY→PAUSED change, which fails with the loader's reason if the file
+   * is missing or invalid.
    */
   g_object_class_install_property (gobject_class, PROP_MODEL,
       g_param_spec_string ("model", "Model",
-          "Model file to load (unset = the model built into the plugin)",
+          "Model file to load, for its rate only (unset = the models built "
+          "into the plugin, 48 and 16 kHz)",
           DEFAULT_MODEL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));

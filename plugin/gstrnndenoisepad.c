@@ -232,29 +232,50 @@ gst_rnn_denoise_pad_reset_stream (GstRnnDenoisePad *pad)
   GST_DEBUG_OBJECT (pad, "state reset");
 }
 
+/* The snapshot's channel count and model id, or FALSE if it does not
+ * parse. */
 static gboolean
-snapshot_batch (GBytes *bytes, guint *batch, GError **error)
+snapshot_batch_and_model (GBytes *bytes, guint *batch, guint64 *model_id,
+    GError **error)
 {
   RnnStateSnapshot *snapshot;
+  const RnnStateDescriptor *desc;
 
   snapshot = rnn_state_snapshot_parse (g_bytes_get_data (bytes, NULL),
       g_bytes_get_size (bytes), error);
   if (snapshot == NULL)
     return FALSE;
-  *batch = rnn_state_snapshot_get_descriptor (snapshot)->batch;
+  desc = rnn_state_snapshot_get_descriptor (snapshot);
+  *batch = desc->batch;
+  *model_id = desc->model_id;
   rnn_state_snapshot_free (snapshot);
   return TRUE;
 }
 
+/* The model of @models whose id is @model_id, else the first (whose
+ * processor then refuses the snapshot, naming both ids). */
+static DspModel *
+model_for_id (GPtrArray *models, guint64 model_id)
+{
+  guint i;
+
+  for (i = 0; i < models->len; i++)
+    if (dsp_model_get_id (g_ptr_array_index (models, i)) == model_id)
+      return g_ptr_array_index (models, i);
+  return g_ptr_array_index (models, 0);
+}
+
 /* A processor for a stream without caps yet, made from the snapshot's own
- * channel count and seeded with it; NULL if the snapshot is refused. */
+ * model (among @models) and channel count and seeded with it; NULL if the
+ * snapshot is refused. */
 static DspProcessor *
-processor_for_snapshot (DspModel *model, GBytes *bytes, GError **error)
+processor_for_snapshot (GPtrArray *models, GBytes *bytes, GError **error)
 {
   DspProcessor *processor;
+  guint64 model_id;
   guint batch;
 
-  if (!snapshot_batch (bytes, &batch, error))
+  if (!snapshot_batch_and_model (bytes, &batch, &model_id, error))
     return NULL;
   if (batch < 1 || batch > GST_RNN_DENOISE_MAX_CHANNELS) {
     g_set_error (error, RNN_STATE_ERROR, RNN_STATE_ERROR_MISMATCH,
@@ -262,7 +283,7 @@ processor_for_snapshot (DspModel *model, GBytes *bytes, GError **error)
         GST_RNN_DENOISE_MAX_CHANNELS);
     return NULL;
   }
-  processor = dsp_processor_new (model, batch, error);
+  processor = dsp_processor_new (model_for_id (models, model_id), batch, error);
   if (processor != NULL
       && !dsp_processor_import (processor, g_bytes_get_data (bytes, NULL),
           g_bytes_get_size (bytes), error))
@@ -273,12 +294,13 @@ processor_for_snapshot (DspModel *model, GBytes *bytes, GError **error)
 /* Any thread but the streaming one; takes pad->lock, so call it with no
  * pad lock held. Imports @bytes into the stream: its processor holds an
  * accepted import until the next buffer (the import's one owner). A stream
- * without caps yet gets a processor for the snapshot's channel count, made
- * from @model (fetched by the caller before any lock: no model is loaded
- * here), but only if the import is accepted: a refused one leaves the
- * stream as it was, without a state. */
+ * without caps yet gets a processor for the snapshot's model and channel
+ * count, chosen among the loaded @models (fetched by the caller before any
+ * lock: no model is loaded here), but only if the import is accepted: a
+ * refused one leaves the stream as it was, without a state. A stream with
+ * caps keeps its processor, which refuses a snapshot of another model. */
 gboolean
-gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, DspModel *model,
+gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, GPtrArray *models,
     GBytes *bytes, GError **error)
 {
   DspProcessor *made = NULL;
@@ -287,7 +309,7 @@ gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, DspModel *model,
   g_mutex_lock (&pad->lock);
   if (pad->processor == NULL) {
     g_mutex_unlock (&pad->lock);
-    made = processor_for_snapshot (model, bytes, error);
+    made = processor_for_snapshot (models, bytes, error);
     if (made == NULL)
       return FALSE;
     g_mutex_lock (&pad->lock);

@@ -26,11 +26,11 @@ G_BEGIN_DECLS
  *                            queries, timestamps, drain, sample I/O
  *   gstrnndenoisestatepad.c  the state pad: caps, pool, negotiation, push
  *   gstrnndenoisemessages.c  VAD/level accounting and bus messages
- *   gstrnndenoisemodel.c     the shared, lazily loaded model
+ *   gstrnndenoisemodel.c     the shared, lazily loaded models, one per rate
  *
  * Locking (each field below names its lock):
  *
- * - The element's OBJECT_LOCK guards its properties, its model pointer and
+ * - The element's OBJECT_LOCK guards its properties, its models pointer and
  *   the links between sink pads and state pads.
  * - A sink pad's OBJECT_LOCK guards its per-pad property overrides.
  * - A sink pad's `lock` (a GMutex) guards its processor pointer:
@@ -44,19 +44,20 @@ G_BEGIN_DECLS
  * Lock order: element OBJECT_LOCK, then pad OBJECT_LOCK, then the pad's
  * `lock`; never the reverse. No lock is held while pushing, posting a
  * message or emitting a signal. The state slot inside each processor has a
- * lock of its own, taken last and briefly. The model is loaded only by
- * gst_rnn_denoise_get_model(), called with no lock held and never in a
- * streaming thread (READY->PAUSED and the import-state action); the streaming
- * thread only takes a reference to the loaded model
- * (gst_rnn_denoise_peek_model()).
+ * lock of its own, taken last and briefly. The models are loaded only by
+ * gst_rnn_denoise_ensure_models(), called with no lock held and never in a
+ * streaming thread (READY->PAUSED and the import-state action); the
+ * streaming thread only takes a reference to the loaded model of its rate
+ * (gst_rnn_denoise_peek_model_for_rate()).
  */
 
 #define DEFAULT_PAD_OVERRIDE -1.0
 
-/* The rate of the models the element can run, in the pad templates: the
- * embedded model's. A model file at another rate is refused when it is
- * loaded, so that the templates never promise what the pads refuse. */
-#define GST_RNN_DENOISE_RATE 48000
+/* The rates of the models the element can run, in the pad templates: the
+ * built-in models' (the 48 kHz one first, so that a source free to choose
+ * picks it). A model at another rate is refused when it is loaded, so that
+ * the templates never promise what the pads refuse. */
+#define GST_RNN_DENOISE_RATES "{ 48000, 16000 }"
 
 /* Channels per stream: the caps and the import check both use it. */
 #define GST_RNN_DENOISE_MAX_CHANNELS 8
@@ -82,9 +83,11 @@ struct _GstRnnDenoise
   GstClockTime message_interval;
   gboolean low_latency; /* changes only in NULL and READY */
 
-  /* The loaded model; OBJECT_LOCK guards the pointer, the model itself is
-   * immutable and ref-counted, shared by every pad's processor. */
-  DspModel *model;       /* owned */
+  /* The loaded models, one per rate: the model file's, or every one built
+   * in. OBJECT_LOCK guards the pointer; the array is never changed once
+   * set, only replaced, and the models are immutable and ref-counted,
+   * shared by every pad's processor at their rate. */
+  GPtrArray *models;     /* owned, nullable; of owned DspModel */
   guint next_sink_index; /* OBJECT_LOCK */
 };
 
@@ -172,8 +175,9 @@ struct _GstRnnDenoisePad
 };
 
 /* gstrnndenoisemodel.c */
-DspModel *gst_rnn_denoise_get_model (GstRnnDenoise *self, GError **error);
-DspModel *gst_rnn_denoise_peek_model (GstRnnDenoise *self);
+gboolean gst_rnn_denoise_ensure_models (GstRnnDenoise *self, GError **error);
+DspModel *gst_rnn_denoise_peek_model_for_rate (GstRnnDenoise *self, guint rate);
+GPtrArray *gst_rnn_denoise_peek_models (GstRnnDenoise *self);
 gboolean gst_rnn_denoise_load_model (GstRnnDenoise *self);
 GstCaps *gst_rnn_denoise_audio_caps (GstRnnDenoise *self);
 GstClockTime gst_rnn_denoise_latency (GstRnnDenoise *self,
@@ -185,7 +189,7 @@ void gst_rnn_denoise_pad_set_processor (GstRnnDenoisePad *pad,
 void gst_rnn_denoise_pad_restart_counts (GstRnnDenoisePad *pad);
 void gst_rnn_denoise_pad_forget_stream (GstRnnDenoisePad *pad);
 void gst_rnn_denoise_pad_reset_stream (GstRnnDenoisePad *pad);
-gboolean gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, DspModel *model,
+gboolean gst_rnn_denoise_pad_import (GstRnnDenoisePad *pad, GPtrArray *models,
     GBytes *bytes, GError **error);
 GBytes *gst_rnn_denoise_pad_export (GstRnnDenoisePad *pad);
 void gst_rnn_denoise_pad_reset_by_application (GstRnnDenoisePad *pad);

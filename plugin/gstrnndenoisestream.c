@@ -632,28 +632,32 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   return gst_rnn_denoise_combine_flows (audio_ret, state_ret, state_pushed);
 }
 
-/* Streaming thread. The processor for new caps of @channels channels: the
- * one an import made before the caps built for its own channel count, if
- * that matches, else a new one from the loaded model (the streaming thread
- * never loads a model: READY->PAUSED did). */
+/* Streaming thread. The processor for new caps of @channels channels at
+ * @rate Hz: the one an import made before the caps built for its own model
+ * and channel count, if those match, else a new one from the loaded model
+ * for @rate (the streaming thread never loads a model: READY->PAUSED
+ * did). */
 static DspProcessor *
-processor_for_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, guint channels,
-    GError **error)
+processor_for_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, guint rate,
+    guint channels, GError **error)
 {
   DspProcessor *processor = NULL;
   DspModel *model;
 
   g_mutex_lock (&pad->lock);
   if (!pad->have_info && pad->processor != NULL
-      && dsp_processor_get_channels (pad->processor) == channels)
+      && dsp_processor_get_channels (pad->processor) == channels
+      && dsp_model_get_frame_config (dsp_processor_get_model (pad->processor))
+              ->sample_rate
+          == rate)
     processor = pad->processor;
   g_mutex_unlock (&pad->lock);
   if (processor != NULL)
     return processor;
-  model = gst_rnn_denoise_peek_model (self);
+  model = gst_rnn_denoise_peek_model_for_rate (self, rate);
   if (model == NULL) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_STATE_CHANGE,
-        "no model loaded");
+        "no model loaded for %u Hz", rate);
     return NULL;
   }
   processor = dsp_processor_new (model, channels, error);
@@ -715,7 +719,8 @@ handle_caps (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstCaps *caps)
     drain_before_event (pad, "new caps");
     GST_DEBUG_OBJECT (pad, "caps changed: new stream state");
   }
-  processor = processor_for_caps (self, pad, info.channels, &error);
+  processor = processor_for_caps (self, pad, (guint) info.rate, info.channels,
+      &error);
   if (processor == NULL) {
     GST_ELEMENT_ERROR (self, LIBRARY, INIT, (NULL), ("%s", error->message));
     g_clear_error (&error);

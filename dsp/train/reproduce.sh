@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Reproduce the shipped model: recorded sources -> synthesise -> features ->
-# train (three stages) -> export -> check, deterministic from the seed.
+# Reproduce the shipped models: recorded sources -> synthesise -> features ->
+# train (three stages) -> export -> check, deterministic from the seed; then
+# the 16 kHz model from the 48 kHz one.
 #
 # Stage 1 trains from scratch on the mixtures (-5..20 dB). Stage 2 starts
 # from stage 1's checkpoint and trains on twice as many mixtures (a second
@@ -16,6 +17,13 @@
 # more: more voices and rooms rather than more passes over the same ones,
 # whose validation score had stopped improving.
 #
+# The 16 kHz model (calls and VoIP run at 16 kHz) learns from the same
+# mixtures, decimated to 16 kHz by rnndenoise-features --rate, with the
+# 16 kHz bands of the same feature layout. It starts from the 48 kHz model
+# (transfer.py: its GRUs, its input layer through a feature map fitted on
+# the paired frames, its gain rows at the new band centres) rather than
+# from scratch, and learns from every set the last 48 kHz stage learnt from.
+#
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
 # BUILD_DIR is a meson build dir (default: build; set up if missing). All
@@ -28,12 +36,12 @@
 # TEST_SECONDS (10), EPOCHS (stage 1, 10), EPOCHS2, EPOCHS3, EPOCHS4
 # (stages 2-4: 3, 2, 0; 0 ends the chain before that stage), LR2, LR3, LR4
 # (0.001, 0.0007, 0.0005), SPEECH_WEIGHT2, SPEECH_WEIGHT3, SPEECH_WEIGHT4
-# (6, 8, 8), TRAIN_BUDGET (600, minutes of training wall time per stage:
-# training stops early rather than pass it, and EPOCHS=K reproduces a run
-# so stopped after K epochs exactly), LAYOUT (feature layout, 2), SIZES
-# (dense, GRU, GRU units: 64,96,128), JOBS (2).
-# Needs
-# Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
+# (6, 8, 8), EPOCHS16, LR16, SPEECH_WEIGHT16 (the 16 kHz model: 1,
+# 0.001, 8; 0 epochs skips it), TRAIN_BUDGET (600, minutes of training
+# wall time per stage: training stops early rather than pass it, and
+# EPOCHS=K reproduces a run so stopped after K epochs exactly), LAYOUT
+# (feature layout, 2), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2).
+# Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
 # festvox-us-slt-hts, and apt-get download access to the data packages
 # that dsp/train/sources.py lists.
@@ -46,7 +54,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,39p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,47p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -65,6 +73,8 @@ LR4=${LR4:-0.0005}
 SPEECH_WEIGHT2=${SPEECH_WEIGHT2:-6}
 SPEECH_WEIGHT3=${SPEECH_WEIGHT3:-8}
 SPEECH_WEIGHT4=${SPEECH_WEIGHT4:-8}
+LR16=${LR16:-0.001}
+SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
@@ -73,6 +83,7 @@ if [ "$SMOKE" = yes ]; then
   EPOCHS2=${EPOCHS2:-1}
   EPOCHS3=${EPOCHS3:-1}
   EPOCHS4=${EPOCHS4:-1}
+  EPOCHS16=${EPOCHS16:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -84,6 +95,7 @@ else
   EPOCHS3=${EPOCHS3:-2}
   # Stage 4 scored worse than stage 3 and is not in the shipped model.
   EPOCHS4=${EPOCHS4:-0}
+  EPOCHS16=${EPOCHS16:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -224,6 +236,50 @@ $PY "$HERE/check_export.py" "$DATA/model.pt" "$DATA/test-real.rndf" \
     "$FORWARD" "$DATA/rnndenoise-48k.rnnm" \
     --int8 "$DATA/rnndenoise-48k-int8.rnnm"
 
+if [ "$EPOCHS16" -gt 0 ]; then
+  D16="$DATA/16k"
+  mkdir -p "$D16"
+  step "16 kHz features and targets (layout $LAYOUT)"
+  features16 () {  # LIST OUT
+    "$FEATURES" --layout "$LAYOUT" --rate 16000 --list "$1" "$2"
+  }
+  for set in train val test test-real; do
+    features16 "$AUDIO/$set/list.txt" "$D16/$set.rndf"
+  done
+  FILES16=
+  if [ "$LAST_STAGE" -ge 2 ]; then
+    features16 "$AUDIO/train/list-snr.txt" "$D16/train-snr.rndf"
+    FILES16="--also $D16/train-snr.rndf"
+  fi
+  k=2
+  while [ "$k" -le "$LAST_STAGE" ]; do
+    list="$DATA/audio-seed$((SEED + k - 1))/train/list.txt"
+    features16 "$list" "$D16/train$k.rndf"
+    features16 "${list%.txt}-snr.txt" "$D16/train$k-snr.rndf"
+    FILES16="$FILES16 --also $D16/train$k.rndf --also $D16/train$k-snr.rndf"
+    k=$((k + 1))
+  done
+
+  step "start the 16 kHz network from the 48 kHz one"
+  $PY "$HERE/transfer.py" "$DATA/model.pt" "$DATA/train.rndf" \
+      "$D16/train.rndf" "$D16/model-transfer.pt"
+
+  step "train the 16 kHz model (at most $EPOCHS16 epochs)"
+  # shellcheck disable=SC2086 # FILES16 is a list of options
+  $PY "$HERE/train.py" "$D16/train.rndf" "$D16/val.rndf" "$D16/model.pt" \
+      $FILES16 --init "$D16/model-transfer.pt" \
+      --speech-weight "$SPEECH_WEIGHT16" --lr "$LR16" --seed "$SEED" \
+      --epochs "$EPOCHS16" --epoch-checkpoints --minutes "$TRAIN_BUDGET" \
+      --val-manifest "$AUDIO/val/manifest.tsv"
+
+  step "export and check the 16 kHz model"
+  $PY "$HERE/export.py" "$D16/model.pt" "$DATA/rnndenoise-16k.rnnm"
+  "$MODEL_TOOL" info "$DATA/rnndenoise-16k.rnnm"
+  $PY "$HERE/check_export.py" "$D16/model.pt" "$D16/test-real.rndf" \
+      "$FORWARD" "$DATA/rnndenoise-16k.rnnm"
+fi
+
 step "done"
 echo "model: $DATA/rnndenoise-48k.rnnm (int8: $DATA/rnndenoise-48k-int8.rnnm)"
-echo "to ship it: cp $DATA/rnndenoise-48k.rnnm $SRC/dsp/models/"
+[ "$EPOCHS16" -eq 0 ] || echo "16 kHz model: $DATA/rnndenoise-16k.rnnm"
+echo "to ship them: cp $DATA/rnndenoise-*k.rnnm $SRC/dsp/models/"

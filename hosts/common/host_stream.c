@@ -3,10 +3,12 @@
  *
  * A plugin instance is a librnndenoise stream of 1 or 2 channels (stereo
  * is one 2-channel stream, so both channels share one state, as in the
- * element) plus the host's planar buffers. host_stream_new() allocates
- * everything; host_stream_apply(), _run() and _report() run in the host's
- * real-time callback: no allocation, no lock, no I/O.
+ * element) on the built-in model for the host's rate (48 or 16 kHz), plus
+ * the host's planar buffers. host_stream_new() allocates everything;
+ * host_stream_apply(), _run() and _report() run in the host's real-time
+ * callback: no allocation, no lock, no I/O.
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "host_stream.h"
@@ -22,35 +24,57 @@ struct _HostStream
   unsigned block;     /* frames interleaved per library call */
 };
 
+/* The built-in model for the host's @rate, or NULL if there is none. The
+ * hosts give the rate as a double (LV2) or an unsigned long (LADSPA): only
+ * a whole number of hertz can match, and the range check comes first so
+ * that the conversion to int is defined. */
+static RnnDenoiseModel *
+model_for_rate (double rate)
+{
+  if (!(rate >= 1.0 && rate <= (double) INT_MAX) || rate != (double) (int) rate)
+    return NULL;
+  return rnndenoise_model_new_default_for_rate ((int) rate, NULL);
+}
+
 /**
  * host_stream_new:
+ * @rate: the host's sample rate in Hz; 48000 and 16000 have a model
  * @channels: 1 or 2
  * @block: frames per library call when interleaving (stereo)
  * @settings: the input controls, in port order (static)
  * @n_settings: how many, at most HOST_STREAM_MAX_SETTINGS
  *
- * Returns: a stream on the embedded model, or NULL.
+ * Returns: a stream on the built-in model for @rate, or NULL (also for a
+ * rate without a model, so that instantiate() refuses it).
  */
 HostStream *
-host_stream_new (unsigned channels, unsigned block, const HostSetting *settings,
-    unsigned n_settings)
+host_stream_new (double rate, unsigned channels, unsigned block,
+    const HostSetting *settings, unsigned n_settings)
 {
+  RnnDenoiseModel *model;
   HostStream *self;
   unsigned i;
 
   if (channels < 1 || channels > HOST_STREAM_MAX_CHANNELS || block == 0
       || n_settings > HOST_STREAM_MAX_SETTINGS)
     return NULL;
-  self = calloc (1, sizeof *self);
-  if (self == NULL)
+  model = model_for_rate (rate);
+  if (model == NULL)
     return NULL;
+  self = calloc (1, sizeof *self);
+  if (self == NULL) {
+    rnndenoise_model_unref (model);
+    return NULL;
+  }
   self->channels = channels;
   self->block = block;
   self->settings = settings;
   self->n_settings = n_settings;
   for (i = 0; i < n_settings; i++)
     self->applied[i] = -1.0f;
-  self->st = rnndenoise_new (NULL, (int) channels, NULL);
+  /* The stream holds its own reference to the model. */
+  self->st = rnndenoise_new (model, (int) channels, NULL);
+  rnndenoise_model_unref (model);
   if (channels > 1)
     self->interleaved = malloc (sizeof (float) * block * channels);
   if (self->st == NULL || (channels > 1 && self->interleaved == NULL)) {
@@ -134,7 +158,8 @@ host_stream_run (HostStream *self, const float *const *in, float *const *out,
 }
 
 /* Writes the voice probability of the last frame and the latency in
- * samples to the output control ports the host connected (NULL: not). */
+ * samples at the stream's rate (960 at 48 kHz, 320 at 16 kHz: 20 ms) to
+ * the output control ports the host connected (NULL: not). */
 void
 host_stream_report (HostStream *self, float *vad, float *latency)
 {

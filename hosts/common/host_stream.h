@@ -19,7 +19,7 @@ typedef struct
 
 typedef struct _HostStream HostStream;
 
-HostStream *host_stream_new (unsigned channels, unsigned block,
+HostStream *host_stream_new (double rate, unsigned channels, unsigned block,
     const HostSetting *settings, unsigned n_settings);
 
 void host_stream_free (HostStream *self);

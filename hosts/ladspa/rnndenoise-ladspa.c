@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The stream, its controls and the interleaving are host_stream.c's, shared
- * with the LV2 plugin; this file maps the LADSPA ports onto it.
+ * with the LV2 plugin; this file maps the LADSPA ports onto it. The host's
+ * rate picks the built-in model (48 or 16 kHz); any other is refused.
  */
 #include <stdlib.h>
 
@@ -11,7 +12,6 @@
 
 #include "host_stream.h"
 
-#define RATE 48000
 /* Frames per library call in the stereo path (interleave buffer size). */
 #define BLOCK 1024
 
@@ -46,14 +46,13 @@ instantiate (const LADSPA_Descriptor *desc, unsigned long rate)
 {
   Instance *self;
 
-  if (rate != RATE)
-    return NULL;
   self = calloc (1, sizeof *self);
   if (self == NULL)
     return NULL;
   self->channels = desc->UniqueID == 9401 ? 1 : 2;
-  self->stream = host_stream_new ((unsigned) self->channels, BLOCK, settings,
-      sizeof settings / sizeof settings[0]);
+  /* NULL also when no model runs at @rate: the host is refused. */
+  self->stream = host_stream_new ((double) rate, (unsigned) self->channels,
+      BLOCK, settings, sizeof settings / sizeof settings[0]);
   if (self->stream == NULL) {
     free (self);
     return NULL;
@@ -149,11 +148,11 @@ static const LADSPA_PortRangeHint stereo_hints[] = {
 
 static const LADSPA_Descriptor descriptors[] = {
   { 9401, "rnndenoise_mono", LADSPA_PROPERTY_HARD_RT_CAPABLE,
-    "rnndenoise speech denoiser (mono, 48 kHz)", "rnndenoise", "LGPL-2.1-or-later; model GPL-2.0-or-later",
+    "rnndenoise speech denoiser (mono, 48 or 16 kHz)", "rnndenoise", "LGPL-2.1-or-later; model GPL-2.0-or-later",
     6, mono_ports, mono_names, mono_hints, NULL,
     instantiate, connect_port, activate, run, NULL, NULL, NULL, cleanup },
   { 9402, "rnndenoise_stereo", LADSPA_PROPERTY_HARD_RT_CAPABLE,
-    "rnndenoise speech denoiser (stereo, 48 kHz)", "rnndenoise", "LGPL-2.1-or-later; model GPL-2.0-or-later",
+    "rnndenoise speech denoiser (stereo, 48 or 16 kHz)", "rnndenoise", "LGPL-2.1-or-later; model GPL-2.0-or-later",
     8, stereo_ports, stereo_names, stereo_hints, NULL,
     instantiate, connect_port, activate, run, NULL, NULL, NULL, cleanup },
 };

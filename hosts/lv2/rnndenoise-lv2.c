@@ -10,7 +10,8 @@
  *
  * The stream, its controls and the interleaving are host_stream.c's, shared
  * with the LADSPA plugin; this file maps the LV2 ports onto it and sizes the
- * interleave buffer from the host's bufsz:maxBlockLength.
+ * interleave buffer from the host's bufsz:maxBlockLength. The host's rate
+ * picks the built-in model (48 or 16 kHz); any other is refused.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,7 +28,6 @@
 
 #define RNNDENOISE_LV2_MONO_URI "urn:rnndenoise:lv2:mono"
 #define RNNDENOISE_LV2_STEREO_URI "urn:rnndenoise:lv2:stereo"
-#define RATE 48000.0
 /* Frames per library call in the interleaved path when the host does not
  * give bufsz:maxBlockLength; larger host blocks are processed in steps. */
 #define DEFAULT_BLOCK 1024
@@ -107,15 +107,14 @@ instantiate (const LV2_Descriptor *descriptor, double rate,
   Instance *self;
 
   (void) bundle_path;
-  if (rate != RATE)
-    return NULL;
   self = calloc (1, sizeof *self);
   if (self == NULL)
     return NULL;
   self->channels
       = strcmp (descriptor->URI, RNNDENOISE_LV2_STEREO_URI) == 0 ? 2 : 1;
-  /* Mono never interleaves: the block is only sized for stereo. */
-  self->stream = host_stream_new (self->channels,
+  /* Mono never interleaves: the block is only sized for stereo. NULL also
+   * when no model runs at @rate: the host is refused. */
+  self->stream = host_stream_new (rate, self->channels,
       self->channels > 1 ? interleave_block (features) : DEFAULT_BLOCK,
       settings, sizeof settings / sizeof settings[0]);
   if (self->stream == NULL) {

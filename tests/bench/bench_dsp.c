@@ -5,6 +5,8 @@
  *
   * Prints "name value unit" lines.
  * Usage: bench_dsp [MODEL_FILE] [SECONDS] [INT8_MODEL_FILE]
+ * The frames, the audio and speexdsp run at the float model's rate (16 kHz
+ * for dsp/models/rnndenoise-16k.rnnm).
  * Without model files it builds fixed-seed random models (float and int8)
  * of the first shipped model's shape (dense 36->32, GRU 64, GRU 96, gain
  * and VAD heads): the speed does not depend on the weights. With a float
@@ -35,9 +37,13 @@
 #include "dsp/dsp_stft.h"
 #include "tests/unit/model_helper.h"
 
-#define RATE 48000
-#define HOP 480
 #define REPEATS 5
+
+/* The frame layout of the float model under test (48 kHz and 480 samples
+ * for the built-in shape and the 48 kHz model, 16 kHz and 160 for the
+ * 16 kHz one); set once in main(). */
+static guint rate = 48000;
+static guint hop = 480;
 
 static gdouble
 cpu_seconds (void)
@@ -105,7 +111,7 @@ make_audio (guint n)
   guint i;
 
   for (i = 0; i < n; i++) {
-    gdouble t = (gdouble) i / RATE;
+    gdouble t = (gdouble) i / rate;
     gdouble env = 0.5 + 0.5 * sin (2 * G_PI * 2.0 * t);
     x[i] = (gfloat) (env * 0.3 * sin (2 * G_PI * 150.0 * t)
         + 0.05 * g_rand_double_range (rand, -1.0, 1.0));
@@ -177,7 +183,7 @@ stage_analysis (gpointer data, guint f)
 {
   StageData *d = data;
 
-  dsp_stft_analyze (d->stft, d->x + (gsize) f * HOP,
+  dsp_stft_analyze (d->stft, d->x + (gsize) f * hop,
       d->spectra + (gsize) f * d->bins * 2);
 }
 
@@ -219,7 +225,7 @@ static void
 stage_synthesis (gpointer data, guint f)
 {
   StageData *d = data;
-  gfloat out[HOP];
+  gfloat out[DSP_MAX_HOP];
 
   dsp_stft_synthesize (d->stft, d->spectra + (gsize) f * d->bins * 2, out);
 }
@@ -306,8 +312,8 @@ stream_run_once (StreamRun *run, const gfloat *x, guint n_samples)
   gdouble t0 = cpu_seconds ();
   guint done;
 
-  for (done = 0; done + HOP <= n_samples; done += HOP)
-    dsp_processor_process (run->processor, x + done, run->y + done, HOP,
+  for (done = 0; done + hop <= n_samples; done += hop)
+    dsp_processor_process (run->processor, x + done, run->y + done, hop,
         run->side_linked ? run->desc : NULL,
         run->side_linked ? run->side : NULL, run->side_size, NULL);
   return cpu_seconds () - t0;
@@ -318,8 +324,8 @@ static void
 stream_run_report (StreamRun *run, gdouble cpu, guint n_samples)
 {
   RnnStateSlot *slot = dsp_processor_get_slot (run->processor);
-  guint calls = n_samples / HOP;
-  gdouble rtf = cpu / ((gdouble) calls * HOP / RATE);
+  guint calls = n_samples / hop;
+  gdouble rtf = cpu / ((gdouble) calls * hop / rate);
   RnnStateCounters c;
   gchar *name;
 
@@ -358,12 +364,12 @@ stream_run_clear (StreamRun *run)
 static gdouble
 speex_run_once (SpeexPreprocessState *st, const gfloat *x, guint n_samples)
 {
-  spx_int16_t frame[HOP];
+  spx_int16_t frame[DSP_MAX_HOP];
   gdouble t0 = cpu_seconds ();
   guint done, i;
 
-  for (done = 0; done + HOP <= n_samples; done += HOP) {
-    for (i = 0; i < HOP; i++)
+  for (done = 0; done + hop <= n_samples; done += hop) {
+    for (i = 0; i < hop; i++)
       frame[i] = (spx_int16_t) CLAMP (x[done + i] * 32767.0f, -32768, 32767);
     speex_preprocess_run (st, frame);
   }
@@ -380,7 +386,8 @@ bench_streams (DspModel *f32, DspModel *s8, const gfloat *x, guint n)
   gdouble cpu[3][REPEATS], med[3];
   guint k, r;
 #ifdef HAVE_SPEEXDSP
-  SpeexPreprocessState *st = speex_preprocess_state_init (HOP, RATE);
+  SpeexPreprocessState *st
+      = speex_preprocess_state_init ((gint) hop, (gint) rate);
   gdouble speex_cpu[REPEATS], speex_rtf;
   gint on = 1;
 
@@ -406,14 +413,14 @@ bench_streams (DspModel *f32, DspModel *s8, const gfloat *x, guint n)
     stream_run_clear (&runs[k]);
   }
 #ifdef HAVE_SPEEXDSP
-  speex_rtf = median (speex_cpu, REPEATS) / ((gdouble) (n / HOP) * HOP / RATE);
+  speex_rtf = median (speex_cpu, REPEATS) / ((gdouble) (n / hop) * hop / rate);
   speex_preprocess_state_destroy (st);
   print_figure ("speexdsp_realtime_factor", speex_rtf, "cpu_s/audio_s");
   print_figure ("speexdsp_speed", 1.0 / speex_rtf, "x_realtime");
   print_figure ("ratio_f32_over_speexdsp_cpu",
-      med[0] / ((gdouble) (n / HOP) * HOP / RATE) / speex_rtf, "ratio");
+      med[0] / ((gdouble) (n / hop) * hop / rate) / speex_rtf, "ratio");
   print_figure ("ratio_s8_over_speexdsp_cpu",
-      med[1] / ((gdouble) (n / HOP) * HOP / RATE) / speex_rtf, "ratio");
+      med[1] / ((gdouble) (n / hop) * hop / rate) / speex_rtf, "ratio");
 #else
   (void) med;
 #endif
@@ -424,13 +431,17 @@ main (int argc, char **argv)
 {
   const gchar *path = argc > 1 && *argv[1] != '\0' ? argv[1] : NULL;
   guint seconds = argc > 2 ? (guint) atoi (argv[2]) : 20;
-  guint n = MAX (seconds, 1u) * RATE;
-  gfloat *x = make_audio (n);
   DspModel *f32 = load_model (path, DSP_WEIGHT_F32);
+  guint n;
+  gfloat *x;
   const gchar *s8_path = argc > 3 && *argv[3] != '\0' ? argv[3] : NULL;
   gchar *sibling = NULL;
   DspModel *s8;
 
+  rate = dsp_model_get_frame_config (f32)->sample_rate;
+  hop = dsp_model_get_frame_config (f32)->hop;
+  n = MAX (seconds, 1u) * rate;
+  x = make_audio (n);
   if (s8_path == NULL && path != NULL && g_str_has_suffix (path, ".rnnm")) {
     sibling
         = g_strdup_printf ("%.*s-int8.rnnm", (gint) strlen (path) - 5, path);
@@ -445,10 +456,11 @@ main (int argc, char **argv)
       "(0: the int8 figures are "
       "the float model's)");
 
-  print_figure ("audio_seconds", n / (gdouble) RATE, "s");
+  print_figure ("sample_rate", rate, "Hz");
+  print_figure ("audio_seconds", n / (gdouble) rate, "s");
   print_figure ("repeats", REPEATS, "runs (figures are medians)");
   print_figure ("model_parameters", dsp_model_get_n_params (f32), "params");
-  bench_stages (f32, s8, x, MIN (n / HOP, 2000u));
+  bench_stages (f32, s8, x, MIN (n / hop, 2000u));
   bench_streams (f32, s8, x, n);
   dsp_model_unref (f32);
   dsp_model_unref (s8);

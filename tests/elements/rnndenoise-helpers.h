@@ -72,5 +72,6 @@ void rnndenoise_add_error_tests (Suite *s);
 void rnndenoise_add_property_tests (Suite *s);
 void rnndenoise_add_contract_tests (Suite *s);
 void rnndenoise_add_concurrency_tests (Suite *s);
+void rnndenoise_add_rate_tests (Suite *s);
 
 #endif /* RNNDENOISE_TEST_HELPERS_H */

@@ -25,6 +25,7 @@ rnndenoise_suite (void)
   rnndenoise_add_property_tests (s);
   rnndenoise_add_contract_tests (s);
   rnndenoise_add_concurrency_tests (s);
+  rnndenoise_add_rate_tests (s);
   return s;
 }
 

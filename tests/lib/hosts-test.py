@@ -3,13 +3,16 @@
 """The same input through librnndenoise, the LADSPA plugin (applyplugin and
 GStreamer's ladspa bridge), the LV2 plugin (lv2apply and GStreamer's lv2
 bridge) and the rnndenoise element gives the same samples, mono and stereo
-(the stereo labels are one 2-channel stream, as the element's stereo pad).
+(the stereo labels are one 2-channel stream, as the element's stereo pad),
+at 48 kHz and at 16 kHz (each rate with its built-in model); the plugins
+refuse any other rate (applyplugin at 44100 Hz here).
 
 The library and the plugins delay the output by the latency (960 samples at
-48 kHz, the first 960 being silence); the element drops that pre-roll and
-drains the tail, so its output is the library's shifted by the latency.
-Float paths are compared bit for bit; the 16-bit files of applyplugin and
-lv2apply within the rounding of their own float-to-int16 conversion.
+48 kHz, 320 at 16 kHz, those first samples being silence); the element
+drops that pre-roll and drains the tail, so its output is the library's
+shifted by the latency. Float paths are compared bit for bit; the 16-bit
+files of applyplugin and lv2apply within the rounding of their own
+float-to-int16 conversion.
 
 Usage: hosts-test.py LIBRNNDENOISE LADSPA_DIR LV2_MODULE LV2_TTL_DIR
        [GST_PLUGIN_DIR GST_SYSTEM_PLUGIN_DIR]
@@ -24,34 +27,36 @@ import sys
 import tempfile
 import wave
 
-RATE = 48000
-N = RATE * 3 // 2
-LATENCY = 960
+# The rates with a built-in model and the latency in samples at each; the
+# plugins must refuse REFUSED_RATE.
+LATENCIES = {48000: 960, 16000: 320}
+REFUSED_RATE = 44100
 LV2_URIS = {1: "urn:rnndenoise:lv2:mono", 2: "urn:rnndenoise:lv2:stereo"}
 # The latency port's index: after the 2 x channels audio ports and four
 # controls (hosts/lv2/rnndenoise.ttl).
 LV2_LATENCY_PORT = {1: 6, 2: 8}
 
 
-def signal(seed, f0):
-    """A voice-like tone in white noise, int16."""
+def signal(seed, f0, rate):
+    """1.5 s of a voice-like tone in white noise at @rate, int16; the tone
+    is loud and soft in turns of a quarter of a second."""
     import math
     out = array.array("h")
     x = seed
-    for i in range(N):
+    for i in range(rate * 3 // 2):
         x = (x * 1103515245 + 12345) & 0x7FFFFFFF
         noise = (x / 0x7FFFFFFF - 0.5) * 0.2
-        f = f0 + 20.0 * math.sin(2 * math.pi * 3.0 * i / RATE)
-        v = 0.25 * math.sin(2 * math.pi * f * i / RATE) * (1 if (i // 12000) % 2 else 0.2)
+        f = f0 + 20.0 * math.sin(2 * math.pi * 3.0 * i / rate)
+        v = 0.25 * math.sin(2 * math.pi * f * i / rate) * (1 if (i // (rate // 4)) % 2 else 0.2)
         out.append(int(round(max(-1.0, min(1.0, v + noise)) * 20000)))
     return out
 
 
-def write_wav(path, channels, samples):
+def write_wav(path, rate, channels, samples):
     with wave.open(path, "wb") as w:
         w.setnchannels(channels)
         w.setsampwidth(2)
-        w.setframerate(RATE)
+        w.setframerate(rate)
         w.writeframes(samples.tobytes())
 
 
@@ -73,16 +78,23 @@ def read_wav(path):
     return fmt, channels, samples
 
 
-def library_output(lib, samples, channels):
-    """Float output of rnndenoise_process_float on samples / 32768."""
+def library_output(lib, samples, channels, rate):
+    """Float output of rnndenoise_process_float on samples / 32768, on the
+    built-in model for @rate (the one the plugins must pick)."""
     n = len(samples) // channels
     buf = (ctypes.c_float * len(samples))(*[s / 32768.0 for s in samples])
     err = ctypes.c_int(0)
+    lib.rnndenoise_model_new_default_for_rate.restype = ctypes.c_void_p
+    model = lib.rnndenoise_model_new_default_for_rate(rate, ctypes.byref(err))
+    assert model, "no built-in model for %d Hz: %d" % (rate, err.value)
+    model = ctypes.c_void_p(model)
     lib.rnndenoise_new.restype = ctypes.c_void_p
-    st = lib.rnndenoise_new(None, channels, ctypes.byref(err))
+    st = lib.rnndenoise_new(model, channels, ctypes.byref(err))
+    lib.rnndenoise_model_unref(model)
     assert st, "rnndenoise_new failed: %d" % err.value
     st = ctypes.c_void_p(st)
-    assert lib.rnndenoise_get_latency(st) == LATENCY
+    assert lib.rnndenoise_get_sample_rate(st) == rate
+    assert lib.rnndenoise_get_latency(st) == LATENCIES[rate]
     assert lib.rnndenoise_process_float(st, buf, buf, n) == n
     lib.rnndenoise_free(st)
     return list(buf)
@@ -93,6 +105,15 @@ def run(cmd, env):
     if p.returncode != 0:
         sys.exit("%s failed (%d):\n%s%s" % (cmd[0], p.returncode, p.stdout, p.stderr))
     return p.stdout
+
+
+def run_refused(cmd, env, message):
+    """@cmd must fail with @message: the host could not instantiate the
+    plugin (and not some other error)."""
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if p.returncode == 0 or message not in p.stdout + p.stderr:
+        sys.exit("%s: expected a refusal (%s), got %d:\n%s%s"
+                 % (cmd[0], message, p.returncode, p.stdout, p.stderr))
 
 
 # How hosts write floats to 16-bit files: round at 32768, round at 32767
@@ -109,7 +130,7 @@ def compare_int16(name, got, ref):
     assert len(got) >= len(ref), "%s: %d samples, expected %d" % (name, len(got), len(ref))
     worst = max(abs(g - r * 32768.0) for g, r in zip(got, ref))
     exact = max(sum(1 for g, r in zip(got, ref) if g == conv(r)) for conv in CONVERSIONS)
-    print("%-36s %d samples, %.1f%% equal to the library's output converted, "
+    print("%-44s %d samples, %.1f%% equal to the library's output converted, "
           "largest difference %.2f LSB" % (name, len(ref), 100.0 * exact / len(ref), worst))
     assert worst <= 2.0, "%s differs from the library by %.2f LSB" % (name, worst)
 
@@ -117,7 +138,7 @@ def compare_int16(name, got, ref):
 def compare_float(name, got, ref):
     assert len(got) >= len(ref), "%s: %d samples, expected %d" % (name, len(got), len(ref))
     diff = sum(1 for g, r in zip(got, ref) if struct.pack("f", g) != struct.pack("f", r))
-    print("%-36s %d samples, %d differ from the library (bit for bit)" % (name, len(ref), diff))
+    print("%-44s %d samples, %d differ from the library (bit for bit)" % (name, len(ref), diff))
     assert diff == 0
 
 
@@ -139,18 +160,6 @@ def main():
         env = dict(os.environ, LADSPA_PATH=ladspa_dir, LV2_PATH=os.path.join(tmp, "lv2"),
                    LD_LIBRARY_PATH=ld_path)
 
-        mono = signal(7, 150.0)
-        right = signal(11, 210.0)
-        stereo = array.array("h")
-        for a, b in zip(mono, right):
-            stereo.extend((a, b))
-        mono_wav, stereo_wav = os.path.join(tmp, "mono.wav"), os.path.join(tmp, "stereo.wav")
-        write_wav(mono_wav, 1, mono)
-        write_wav(stereo_wav, 2, stereo)
-        ref_mono = library_output(lib, mono, 1)
-        ref_stereo = library_output(lib, stereo, 2)
-        assert all(v == 0.0 for v in ref_mono[:LATENCY])
-
         # The hosts see the plugins.
         out = run(["analyseplugin", "rnndenoise-ladspa"], env)
         assert "rnndenoise_mono" in out and "rnndenoise_stereo" in out, out
@@ -159,35 +168,75 @@ def main():
             assert ("Has latency:       yes, reported by port %d" % LV2_LATENCY_PORT[channels]
                     in out), out
 
-        # LADSPA through applyplugin (16-bit files), mono and stereo.
-        out_wav = os.path.join(tmp, "ladspa-mono.wav")
-        run(["applyplugin", mono_wav, out_wav, "rnndenoise-ladspa", "rnndenoise_mono", "0", "0"], env)
-        compare_int16("applyplugin rnndenoise_mono", read_wav(out_wav)[2], ref_mono)
-        out_wav = os.path.join(tmp, "ladspa-stereo.wav")
-        run(["applyplugin", stereo_wav, out_wav, "rnndenoise-ladspa", "rnndenoise_stereo", "0", "0"], env)
-        compare_int16("applyplugin rnndenoise_stereo", read_wav(out_wav)[2], ref_stereo)
-
-        # LV2 through lv2apply, mono and stereo (a stereo file feeds the
-        # two input ports).
-        for channels, in_wav, ref in ((1, mono_wav, ref_mono), (2, stereo_wav, ref_stereo)):
-            out_wav = os.path.join(tmp, "lv2-%d.wav" % channels)
-            run(["lv2apply", "-i", in_wav, "-o", out_wav, LV2_URIS[channels]], env)
-            got = read_wav(out_wav)
-            assert got[1] == channels, "lv2apply wrote %d channels" % got[1]
-            compare_int16("lv2apply " + LV2_URIS[channels], got[2], ref)
-
-        if gst_dirs and shutil.which("gst-launch-1.0"):
-            gst_compare(env, tmp, gst_dirs, mono_wav, ref_mono, 1)
-            gst_compare(env, tmp, gst_dirs, stereo_wav, ref_stereo, 2)
-        else:
-            print("GStreamer paths not tested: no plugin build or gst-launch-1.0")
+        for rate in LATENCIES:
+            test_rate(lib, env, tmp, gst_dirs, rate)
+        test_refused(env, tmp, REFUSED_RATE)
     finally:
         shutil.rmtree(tmp)
 
 
-def gst_compare(env, tmp, gst_dirs, in_wav, ref, channels):
-    """The element and GStreamer's ladspa and lv2 bridges, float output;
-    ref: the library's interleaved output for @channels channels."""
+def make_inputs(tmp, rate):
+    """The mono and stereo input files at @rate: (paths, int16 samples)."""
+    mono = signal(7, 150.0, rate)
+    right = signal(11, 210.0, rate)
+    stereo = array.array("h")
+    for a, b in zip(mono, right):
+        stereo.extend((a, b))
+    paths = {1: os.path.join(tmp, "mono-%d.wav" % rate), 2: os.path.join(tmp, "stereo-%d.wav" % rate)}
+    write_wav(paths[1], rate, 1, mono)
+    write_wav(paths[2], rate, 2, stereo)
+    return paths, {1: mono, 2: stereo}
+
+
+def test_rate(lib, env, tmp, gst_dirs, rate):
+    """Every path at @rate against the library on that rate's model."""
+    print("-- %d Hz" % rate)
+    wavs, samples = make_inputs(tmp, rate)
+    refs = {c: library_output(lib, samples[c], c, rate) for c in (1, 2)}
+    assert all(v == 0.0 for v in refs[1][:LATENCIES[rate]])
+    assert any(v != 0.0 for v in refs[1][LATENCIES[rate]:])
+
+    # LADSPA through applyplugin (16-bit files), mono and stereo; the
+    # plugin runs at the file's rate.
+    for channels, label in ((1, "rnndenoise_mono"), (2, "rnndenoise_stereo")):
+        out_wav = os.path.join(tmp, "ladspa-%d-%d.wav" % (channels, rate))
+        run(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label, "0", "0"], env)
+        compare_int16("applyplugin %s %d Hz" % (label, rate), read_wav(out_wav)[2],
+                      refs[channels])
+
+    # LV2 through lv2apply, mono and stereo (a stereo file feeds the
+    # two input ports).
+    for channels in (1, 2):
+        out_wav = os.path.join(tmp, "lv2-%d-%d.wav" % (channels, rate))
+        run(["lv2apply", "-i", wavs[channels], "-o", out_wav, LV2_URIS[channels]], env)
+        got = read_wav(out_wav)
+        assert got[1] == channels, "lv2apply wrote %d channels" % got[1]
+        compare_int16("lv2apply %s %d Hz" % (LV2_URIS[channels], rate), got[2], refs[channels])
+
+    if gst_dirs and shutil.which("gst-launch-1.0"):
+        for channels in (1, 2):
+            gst_compare(env, tmp, gst_dirs, wavs[channels], refs[channels], channels, rate)
+    else:
+        print("GStreamer paths not tested: no plugin build or gst-launch-1.0")
+
+
+def test_refused(env, tmp, rate):
+    """applyplugin cannot instantiate the LADSPA labels at @rate, which has
+    no model. lv2apply does not check for a NULL instance (it crashes), so
+    the LV2 plugins' refusal is checked by test_host_rt.c instead."""
+    print("-- %d Hz" % rate)
+    wavs, _ = make_inputs(tmp, rate)
+    for channels, label in ((1, "rnndenoise_mono"), (2, "rnndenoise_stereo")):
+        out_wav = os.path.join(tmp, "ladspa-%d-%d.wav" % (channels, rate))
+        run_refused(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label, "0", "0"],
+                    env, "Failed to instantiate plugin")
+        print("applyplugin %s %d Hz: refused" % (label, rate))
+
+
+def gst_compare(env, tmp, gst_dirs, in_wav, ref, channels, rate):
+    """The element and GStreamer's ladspa and lv2 bridges, float output, at
+    @rate (the input file's); ref: the library's interleaved output for
+    @channels channels."""
     env = dict(env,
                GST_PLUGIN_SYSTEM_PATH_1_0="",
                GST_PLUGIN_PATH_1_0=os.pathsep.join(gst_dirs),
@@ -200,16 +249,16 @@ def gst_compare(env, tmp, gst_dirs, in_wav, ref, channels):
         ("ladspa-rnndenoise-ladspa-so-rnndenoise-" + variant, "gst ladspa bridge", False),
         ("urn-rnndenoise-lv2-" + variant, "gst lv2 bridge", False),
     ]
-    n = N * channels
-    shift = LATENCY * channels
+    n = len(ref)
+    shift = LATENCIES[rate] * channels
     for factory, name, aligned in elements:
-        out_wav = os.path.join(tmp, "%s-%d.wav" % (factory, channels))
+        out_wav = os.path.join(tmp, "%s-%d-%d.wav" % (factory, channels, rate))
         run(["gst-launch-1.0", "-q", "filesrc", "location=" + in_wav, "!", "wavparse", "!",
              "audioconvert", "!", "audio/x-raw,format=F32LE", "!", factory, "!", "wavenc",
              "!", "filesink", "location=" + out_wav], env)
         fmt, got_channels, got = read_wav(out_wav)
         assert fmt == 3 and got_channels == channels
-        name = "%s %s" % (name, variant)
+        name = "%s %s %d Hz" % (name, variant, rate)
         if aligned:
             # Pre-roll dropped: sample i is the library's sample i + latency.
             compare_float(name + " (shifted)", got[:n - shift], ref[shift:])

@@ -1,10 +1,12 @@
 /* rnndenoise — the plugins' run callbacks allocate nothing: loads the
  * LADSPA and LV2 modules as a host does, and counts malloc, calloc,
- * realloc and free calls (replaced here) during 2 s of run() calls in
- * blocks of various sizes, after instantiate and activate. The stereo LV2
- * plugin runs both without host options (its fixed-size steps) and with
- * bufsz:maxBlockLength, whose interleave buffer instantiate() must
- * allocate.
+ * realloc and free calls (replaced here) during 96000 samples of run()
+ * calls in blocks of various sizes, after instantiate and activate, at
+ * 48000 and at 16000 Hz, where the latency port must read 960 and 320.
+ * The stereo LV2 plugin runs both without host options (its fixed-size
+ * steps) and with bufsz:maxBlockLength, whose interleave buffer
+ * instantiate() must allocate. Both plugins must refuse rates without a
+ * model (instantiate() returns NULL).
  * Usage: test_host_rt LADSPA_MODULE LV2_MODULE
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -70,6 +72,23 @@ static float in[2][MAX_BLOCK], out[2][MAX_BLOCK], controls[8];
 
 static const unsigned long blocks[] = { 64, 128, 256, 480, 1000, 4096, 1 };
 
+/* The rates with a built-in model, and the latency port's value at each. */
+typedef struct
+{
+  unsigned long rate;
+  float latency;
+} Rate;
+
+static const Rate rates[] = { { 48000, 960.0f }, { 16000, 320.0f } };
+
+#define N_RATES (sizeof rates / sizeof rates[0])
+
+/* Rates instantiate() must refuse: no model, and (LV2 only, whose rate is
+ * a double) not a whole number of hertz. */
+static const double refused_rates[] = { 44100.0, 0.0, 16000.5 };
+
+#define N_REFUSED_RATES (sizeof refused_rates / sizeof refused_rates[0])
+
 static void
 fill (void)
 {
@@ -112,12 +131,81 @@ lv2_run (void *h, unsigned long n)
   lv2_desc->run (h, (uint32_t) n);
 }
 
+/* One LADSPA label at @r's rate: instantiate allocates (so the counter
+ * works), run() does not, and the latency port reads @r's latency. */
+static int
+test_ladspa_plugin (const Rate *r)
+{
+  LADSPA_Handle h;
+  unsigned long p, ai = 0, ao = 0, c = 0;
+  long n;
+  int failed;
+
+  n_allocs = 0;
+  counting = 1;
+  h = ladspa_desc->instantiate (ladspa_desc, r->rate);
+  counting = 0;
+  if (h == NULL) {
+    printf ("LADSPA %s at %lu Hz: instantiate() failed\n", ladspa_desc->Label,
+        r->rate);
+    return 1;
+  }
+  failed = n_allocs == 0;
+  printf ("LADSPA %s at %lu Hz: %ld allocations in instantiate()\n",
+      ladspa_desc->Label, r->rate, n_allocs);
+
+  for (p = 0; p < ladspa_desc->PortCount; p++) {
+    LADSPA_PortDescriptor d = ladspa_desc->PortDescriptors[p];
+    if (LADSPA_IS_PORT_AUDIO (d))
+      ladspa_desc->connect_port (h, p,
+          LADSPA_IS_PORT_INPUT (d) ? in[ai++] : out[ao++]);
+    else
+      ladspa_desc->connect_port (h, p, &controls[c++]);
+  }
+  controls[0] = 20.0f; /* attenuation limit */
+  controls[1] = 0.5f;  /* VAD threshold */
+  controls[3] = -1.0f; /* latency: run() must write it */
+  ladspa_desc->activate (h);
+  n = count_run (ladspa_run, h);
+  printf ("LADSPA %s at %lu Hz: %ld allocations in run() over %d samples, "
+          "latency port %.0f\n",
+      ladspa_desc->Label, r->rate, n, TOTAL, controls[3]);
+  failed |= n != 0 || controls[3] != r->latency;
+  ladspa_desc->cleanup (h);
+  return failed;
+}
+
+/* The current LADSPA label refuses the rates without a model. */
+static int
+test_ladspa_refused (void)
+{
+  LADSPA_Handle h;
+  unsigned i;
+  int failed = 0;
+
+  for (i = 0; i < N_REFUSED_RATES; i++) {
+    /* LADSPA rates are whole numbers: 16000.5 has no equivalent. */
+    if (refused_rates[i] != (double) (unsigned long) refused_rates[i])
+      continue;
+    h = ladspa_desc->instantiate (ladspa_desc,
+        (unsigned long) refused_rates[i]);
+    printf ("LADSPA %s at %g Hz: %s\n", ladspa_desc->Label, refused_rates[i],
+        h == NULL ? "refused" : "NOT refused");
+    if (h != NULL) {
+      ladspa_desc->cleanup (h);
+      failed = 1;
+    }
+  }
+  return failed;
+}
+
 static int
 test_ladspa (const char *path)
 {
   void *mod = dlopen (path, RTLD_NOW);
   LADSPA_Descriptor_Function get;
-  unsigned long index, p;
+  unsigned long index;
+  unsigned i;
   int failed = 0;
 
   if (mod == NULL) {
@@ -126,38 +214,11 @@ test_ladspa (const char *path)
   }
   get = (LADSPA_Descriptor_Function) dlsym (mod, "ladspa_descriptor");
   for (index = 0; (ladspa_desc = get (index)) != NULL; index++) {
-    LADSPA_Handle h;
-    unsigned long ai = 0, ao = 0, c = 0;
-    long n;
-
-    /* The counter works: instantiate allocates. */
-    n_allocs = 0;
-    counting = 1;
-    h = ladspa_desc->instantiate (ladspa_desc, 48000);
-    counting = 0;
-    failed |= n_allocs == 0;
-    printf ("LADSPA %s: %ld allocations in instantiate()\n", ladspa_desc->Label,
-        n_allocs);
-
-    for (p = 0; p < ladspa_desc->PortCount; p++) {
-      LADSPA_PortDescriptor d = ladspa_desc->PortDescriptors[p];
-      if (LADSPA_IS_PORT_AUDIO (d))
-        ladspa_desc->connect_port (h, p,
-            LADSPA_IS_PORT_INPUT (d) ? in[ai++] : out[ao++]);
-      else
-        ladspa_desc->connect_port (h, p, &controls[c++]);
-    }
-    controls[0] = 20.0f; /* attenuation limit */
-    controls[1] = 0.5f;  /* VAD threshold */
-    ladspa_desc->activate (h);
-    n = count_run (ladspa_run, h);
-    printf ("LADSPA %s: %ld allocations in run() over %d samples, "
-            "latency port %.0f\n",
-        ladspa_desc->Label, n, TOTAL, controls[3]);
-    failed |= n != 0 || controls[3] != 960.0f;
-    ladspa_desc->cleanup (h);
+    for (i = 0; i < N_RATES; i++)
+      failed |= test_ladspa_plugin (&rates[i]);
+    failed |= test_ladspa_refused ();
   }
-  return failed;
+  return failed || index != 2;
 }
 
 /* The URIDs the options feature needs: index in this table. */
@@ -176,12 +237,12 @@ map_uri (LV2_URID_Map_Handle handle, const char *uri)
   return 0;
 }
 
-/* One LV2 plugin, @channels audio inputs then as many outputs, then the
- * controls; @max_block: the host's bufsz:maxBlockLength, 0 for no options.
- * The max block is odd-sized (3000 frames) so that the interleave
- * buffer's allocation is recognisable. */
+/* One LV2 plugin at @r's rate, @channels audio inputs then as many
+ * outputs, then the controls; @max_block: the host's bufsz:maxBlockLength,
+ * 0 for no options. The max block is odd-sized (3000 frames) so that the
+ * interleave buffer's allocation is recognisable. */
 static int
-test_lv2_plugin (uint32_t channels, int32_t max_block)
+test_lv2_plugin (const Rate *r, uint32_t channels, int32_t max_block)
 {
   LV2_URID_Map map = { NULL, map_uri };
   LV2_Options_Option options[] = {
@@ -199,11 +260,13 @@ test_lv2_plugin (uint32_t channels, int32_t max_block)
   watch_size = sizeof (float) * channels * (size_t) max_block;
   watch_seen = 0;
   counting = 1;
-  h = lv2_desc->instantiate (lv2_desc, 48000.0, "",
+  h = lv2_desc->instantiate (lv2_desc, (double) r->rate, "",
       max_block > 0 ? with_options : none);
   counting = 0;
-  if (h == NULL)
+  if (h == NULL) {
+    printf ("LV2 %s at %lu Hz: instantiate() failed\n", lv2_desc->URI, r->rate);
     return 1;
+  }
   for (p = 0; p < channels; p++) {
     lv2_desc->connect_port (h, p, in[p]);
     lv2_desc->connect_port (h, channels + p, out[p]);
@@ -213,12 +276,13 @@ test_lv2_plugin (uint32_t channels, int32_t max_block)
   controls[0] = 20.0f;  /* attenuation limit */
   controls[1] = 0.5f;   /* VAD threshold */
   controls[2] = 100.0f; /* VAD hold */
+  controls[4] = -1.0f;  /* latency: run() must write it */
   lv2_desc->activate (h);
   n = count_run (lv2_run, h);
+  printf ("LV2 %s at %lu Hz", lv2_desc->URI, r->rate);
   if (max_block > 0)
-    printf ("LV2 %s, maxBlockLength %d: ", lv2_desc->URI, (int) max_block);
-  else
-    printf ("LV2 %s: ", lv2_desc->URI);
+    printf (", maxBlockLength %d", (int) max_block);
+  printf (": ");
   printf ("%ld allocations in run() over %d samples, latency port %.0f\n", n,
       TOTAL, controls[4]);
   lv2_desc->cleanup (h);
@@ -226,7 +290,28 @@ test_lv2_plugin (uint32_t channels, int32_t max_block)
     printf ("LV2 %s: instantiate() did not size its buffer from "
             "maxBlockLength\n",
         lv2_desc->URI);
-  return n != 0 || controls[4] != 960.0f || (max_block > 0 && !watch_seen);
+  return n != 0 || controls[4] != r->latency || (max_block > 0 && !watch_seen);
+}
+
+/* The current LV2 plugin refuses the rates without a model. */
+static int
+test_lv2_refused (void)
+{
+  const LV2_Feature *none[] = { NULL };
+  LV2_Handle h;
+  unsigned i;
+  int failed = 0;
+
+  for (i = 0; i < N_REFUSED_RATES; i++) {
+    h = lv2_desc->instantiate (lv2_desc, refused_rates[i], "", none);
+    printf ("LV2 %s at %g Hz: %s\n", lv2_desc->URI, refused_rates[i],
+        h == NULL ? "refused" : "NOT refused");
+    if (h != NULL) {
+      lv2_desc->cleanup (h);
+      failed = 1;
+    }
+  }
+  return failed;
 }
 
 static int
@@ -235,6 +320,7 @@ test_lv2 (const char *path)
   void *mod = dlopen (path, RTLD_NOW);
   LV2_Descriptor_Function get;
   uint32_t index, channels;
+  unsigned i;
   int failed = 0;
 
   if (mod == NULL) {
@@ -244,9 +330,12 @@ test_lv2 (const char *path)
   get = (LV2_Descriptor_Function) dlsym (mod, "lv2_descriptor");
   for (index = 0; (lv2_desc = get (index)) != NULL; index++) {
     channels = strstr (lv2_desc->URI, "stereo") != NULL ? 2 : 1;
-    failed |= test_lv2_plugin (channels, 0);
-    if (channels > 1)
-      failed |= test_lv2_plugin (channels, 3000);
+    for (i = 0; i < N_RATES; i++) {
+      failed |= test_lv2_plugin (&rates[i], channels, 0);
+      if (channels > 1)
+        failed |= test_lv2_plugin (&rates[i], channels, 3000);
+    }
+    failed |= test_lv2_refused ();
   }
   return failed || index != 2;
 }

@@ -110,6 +110,35 @@ START_TEST (test_shared_model)
 }
 END_TEST
 
+/* One embedded model per rate: 48 and 16 kHz (10 ms frames, 20 ms latency
+ * at both); any other rate has none. */
+START_TEST (test_default_model_per_rate)
+{
+  static const int rates[] = { 48000, 16000 };
+  int err = 0;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (rates); i++) {
+    RnnDenoiseModel *model
+        = rnndenoise_model_new_default_for_rate (rates[i], &err);
+    RnnDenoise *st;
+
+    ck_assert_ptr_nonnull (model);
+    ck_assert_int_eq (err, RNNDENOISE_OK);
+    ck_assert_int_eq (rnndenoise_model_get_sample_rate (model), rates[i]);
+    st = rnndenoise_new (model, 1, &err);
+    ck_assert_ptr_nonnull (st);
+    ck_assert_int_eq (rnndenoise_get_sample_rate (st), rates[i]);
+    ck_assert_int_eq (rnndenoise_get_frame_size (st), rates[i] / 100);
+    ck_assert_int_eq (rnndenoise_get_latency (st), rates[i] / 50);
+    rnndenoise_free (st);
+    rnndenoise_model_unref (model);
+  }
+  ck_assert_ptr_null (rnndenoise_model_new_default_for_rate (44100, &err));
+  ck_assert_int_eq (err, RNNDENOISE_ERROR_MODEL);
+}
+END_TEST
+
 /* Library output in uneven calls == LATENCY zeros, then DspProcessor's
  * output, bit for bit; for 1 and 2 channels, from the embedded model. */
 START_TEST (test_bit_exact_float)
@@ -401,6 +430,7 @@ librnndenoise_suite (void)
   tc = tcase_create ("lifecycle");
   tcase_add_test (tc, test_lifecycle);
   tcase_add_test (tc, test_shared_model);
+  tcase_add_test (tc, test_default_model_per_rate);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("process");

@@ -53,7 +53,8 @@ case $case in
 1 1 S16LE 1
 LIST
     # File in, file out; then a 22.05 kHz file through audioresample,
-    # against the same chain without rnndenoise.
+    # against the same chain without rnndenoise: audioresample picks the
+    # rate nearest its input that rnndenoise takes, 16 kHz here.
     launch audiotestsrc wave=pink-noise samplesperbuffer=1000 \
       num-buffers=37 ! audio/x-raw,rate=48000,channels=2 ! wavenc ! \
       filesink location=in48.wav
@@ -64,7 +65,7 @@ LIST
       num-buffers=41 ! audio/x-raw,rate=22050,channels=1 ! wavenc ! \
       filesink location=in22.wav
     launch filesrc location=in22.wav ! wavparse ! audioconvert ! \
-      audioresample ! audio/x-raw,rate=48000 ! wavenc ! \
+      audioresample ! audio/x-raw,rate=16000 ! wavenc ! \
       filesink location=ref22.wav
     launch filesrc location=in22.wav ! wavparse ! audioconvert ! \
       audioresample ! rnndenoise ! audioconvert ! wavenc ! \

@@ -18,7 +18,8 @@
 # value of that property on the recorded voices, each with its section of
 # the report (empty: skipped; evaluate.py --sweep takes any numeric
 # property), RNNDENOISE_PROPS, WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method
-# settings), RNNDENOISE_SKIP_INSTALL=1 (no apt-get).
+# settings), RNNDENOISE_SKIP_INSTALL=1 (no apt-get), RATE16 (1; 0 skips
+# evaluate16k.py, the 16 kHz comparison of docs/quality-16k.md).
 set -eu
 
 QUALITY_START=$(date +%s)
@@ -28,7 +29,7 @@ SRC=$(cd "$HERE/../.." && pwd)
 BUILD=build
 for arg in "$@"; do
   case "$arg" in
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -163,6 +164,14 @@ fi
 $PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
     --model-name "$MODEL_NAME" --speex "$SPEEX" --work "$OUT/work" \
     --docs "$SRC/docs" --jobs "$JOBS" "$@" $REAL_TESTDIRS $TESTDIRS
+
+if [ "${RATE16:-1}" != 0 ]; then
+  step "the 16 kHz comparison, write docs/quality-16k.md"
+  rm -rf "$OUT/work16k"
+  $PY "$HERE/evaluate16k.py" --build "$BUILD" --speex "$SPEEX" \
+      --work "$OUT/work16k" --docs "$SRC/docs" --jobs "$JOBS" \
+      $REAL_TESTDIRS $TESTDIRS
+fi
 
 step "done in $(( ($(date +%s) - QUALITY_START + 30) / 60 )) min"
 echo "report: $SRC/docs/quality.md"

@@ -1,23 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The docs speak of the model that ships: every 16-digit model id in the
-# README and docs/*.md is the shipped model's (rnndenoise-model info), or
-# sits on a line that names it as an earlier (first, second, previous)
-# model; the pages that quote the shipped model's id do; the state caps
-# example in docs/element.md has its hidden sizes.
+# The docs speak of the models that ship: every 16-digit model id in the
+# README and docs/*.md is the shipped 48 kHz or 16 kHz model's
+# (rnndenoise-model info), or sits on a line that names it as an earlier
+# (first, second, previous) model; the pages that quote the shipped
+# models' ids do; the state caps example in docs/element.md has the 48 kHz
+# model's hidden sizes.
 #
-# Usage: docs-model-id.sh RNNDENOISE_MODEL_TOOL MODEL SOURCE_DIR
+# Usage: docs-model-id.sh RNNDENOISE_MODEL_TOOL MODEL SOURCE_DIR MODEL_16K
 set -eu
 tool=$1
 model=$2
 src=$3
+model16=$4
 
 info=$("$tool" info "$model")
 id=$(printf '%s\n' "$info" | awk '/^model id:/ { print $3 }')
 sizes=$(printf '%s\n' "$info" |
   awk '$2 == "gru" { split ($0, a, "->"); split (a[2], b, " "); \
         s = s (s == "" ? "" : "\\,") b[1] } END { print s }')
-echo "shipped model: $id, GRU sizes $sizes"
+id16=$("$tool" info "$model16" | awk '/^model id:/ { print $3 }')
+echo "shipped models: $id (GRU sizes $sizes), 16 kHz $id16"
 status=0
 
 for page in README.md docs/element.md docs/model.md docs/quality.md \
@@ -28,9 +31,16 @@ for page in README.md docs/element.md docs/model.md docs/quality.md \
   fi
 done
 
+for page in docs/model.md docs/quality-16k.md; do
+  if ! grep -q "$id16" "$src/$page"; then
+    echo "FAIL: $page does not name the shipped 16 kHz model $id16"
+    status=1
+  fi
+done
+
 # Other ids only where the text says which older model it was.
 stale=$(cd "$src" && grep -noE '\b[0-9a-f]{16}\b' README.md docs/*.md |
-  grep -v ":$id\$" || true)
+  grep -v -e ":$id\$" -e ":$id16\$" || true)
 for hit in $stale; do
   file=${hit%%:*}
   rest=${hit#*:}
@@ -47,5 +57,5 @@ if ! grep -qF "hidden-sizes=(string)\"$sizes\"" "$src/docs/element.md"; then
     "than the shipped model's ($sizes)"
   status=1
 fi
-[ $status -eq 0 ] && echo "docs name the shipped model"
+[ $status -eq 0 ] && echo "docs name the shipped models"
 exit $status
