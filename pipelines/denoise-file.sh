@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Denoises a WAV file. The input may have any rate, sample format and 1 to
-# 8 channels: audioconvert and audioresample bring it to what the model
-# takes (48 kHz, F32 or S16); the output is 48 kHz, 16-bit WAV.
+# 8 channels: audioconvert and audioresample bring it to what the element
+# takes (F32 or S16 at 48 or 16 kHz, each rate with its model; audioresample
+# picks the one nearest the input); the output is 16-bit WAV at that rate.
 #
 # Usage: pipelines/denoise-file.sh IN.wav OUT.wav [PROPERTY=VALUE...]
 #   e.g. pipelines/denoise-file.sh noisy.wav denoised.wav attenuation-limit=30
@@ -14,7 +15,7 @@ set -eu
 . "$(dirname -- "$0")/common.sh"
 
 if [ $# -lt 2 ]; then
-  sed -n '2,13s/^# \{0,1\}//p' "$0" >&2
+  sed -n '2,14s/^# \{0,1\}//p' "$0" >&2
   exit 2
 fi
 in=$1

@@ -225,9 +225,26 @@ GST_START_TEST (test_import_before_caps_picks_model)
 
 GST_END_TEST;
 
+/* The model-id of the state pad's current caps, as a number. */
+static guint64
+state_caps_model_id (GstHarness *hs)
+{
+  GstCaps *caps = gst_pad_get_current_caps (hs->sinkpad);
+  const gchar *id;
+  guint64 value;
+
+  fail_unless (caps != NULL);
+  id = gst_structure_get_string (gst_caps_get_structure (caps, 0), "model-id");
+  fail_unless (id != NULL);
+  value = g_ascii_strtoull (id, NULL, 16);
+  gst_caps_unref (caps);
+  return value;
+}
+
 /* Caps from 48 kHz to 16 kHz mid-stream: the 48 kHz part is drained, then
  * the 16 kHz part runs the 16 kHz model from its initial state; each part
- * is its model's output bit for bit. */
+ * is its model's output bit for bit, and the state pad's caps name the
+ * model of the part. */
 GST_START_TEST (test_rate_change_switches_model)
 {
   guint n48 = 4800, n16 = 3200, channels = 1;
@@ -236,11 +253,15 @@ GST_START_TEST (test_rate_change_switches_model)
   gfloat *got, *want48, *want16;
   DspModel *m48 = load_model (), *m16 = load_model_16k ();
   GstHarness *h = new_stream_harness (F32_CAPS (1));
+  GstHarness *hs = gst_harness_new_with_element (h->element, NULL, "state_0");
   guint n_got;
 
+  gst_harness_set_sink_caps_str (hs, "application/x-rnn-state,format=F32LE");
   push_at_rate (h, x48, n48, channels, 700, RATE);
+  fail_unless (state_caps_model_id (hs) == dsp_model_get_id (m48));
   gst_harness_set_src_caps_str (h, F32_16K_CAPS (1));
   push_at_rate (h, x16, n16, channels, 700, RATE_16K);
+  fail_unless (state_caps_model_id (hs) == dsp_model_get_id (m16));
   gst_harness_push_event (h, gst_event_new_eos ());
   n_got = pull_samples (h, channels, &got);
 
@@ -250,6 +271,7 @@ GST_START_TEST (test_rate_change_switches_model)
   assert_bits_equal (want48, got, n48);
   assert_bits_equal (want16, got + n48, n16);
 
+  gst_harness_teardown (hs);
   gst_harness_teardown (h);
   dsp_model_unref (m48);
   dsp_model_unref (m16);

@@ -31,26 +31,31 @@ launch () {
 
 case $case in
   equal-counts)
-    # Buffers of any size, in S16 and F32, mono and stereo: the output has
-    # exactly as many samples as the input (the tail is drained at EOS).
-    # samples-per-buffer buffers format channels
-    while read -r spb n format channels; do
-      out=out-$spb-$n-$format-$channels.wav
+    # Buffers of any size, in S16 and F32, mono and stereo, at both rates:
+    # the output has exactly as many samples as the input (the tail is
+    # drained at EOS).
+    # samples-per-buffer buffers format channels rate
+    while read -r spb n format channels rate; do
+      out=out-$spb-$n-$format-$channels-$rate.wav
       launch audiotestsrc wave=pink-noise samplesperbuffer="$spb" \
         num-buffers="$n" ! \
-        "audio/x-raw,rate=48000,format=$format,channels=$channels" ! \
+        "audio/x-raw,rate=$rate,format=$format,channels=$channels" ! \
         rnndenoise ! wavenc ! filesink location="$out"
-      "$check" wav-frames "$out" $((spb * n)) 48000 "$channels"
+      "$check" wav-frames "$out" $((spb * n)) "$rate" "$channels"
     done <<LIST
-1 2000 S16LE 1
-479 60 S16LE 1
-480 60 S16LE 1
-481 60 F32LE 2
-4096 12 S16LE 1
-4096 12 F32LE 8
-100 3 S16LE 1
-480 1 F32LE 1
-1 1 S16LE 1
+1 2000 S16LE 1 48000
+479 60 S16LE 1 48000
+480 60 S16LE 1 48000
+481 60 F32LE 2 48000
+4096 12 S16LE 1 48000
+4096 12 F32LE 8 48000
+100 3 S16LE 1 48000
+480 1 F32LE 1 48000
+1 1 S16LE 1 48000
+1 700 S16LE 1 16000
+159 30 S16LE 1 16000
+160 30 F32LE 2 16000
+1000 7 F32LE 8 16000
 LIST
     # File in, file out; then a 22.05 kHz file through audioresample,
     # against the same chain without rnndenoise: audioresample picks the
