@@ -6,17 +6,25 @@
 
 #include "rnndenoise-helpers.h"
 
+/* The model file named by the environment variable @variable. */
 DspModel *
-load_model (void)
+load_model_from_env (const gchar *variable)
 {
-  const gchar *path = g_getenv ("RNNDENOISE_MODEL");
+  const gchar *path = g_getenv (variable);
   GError *error = NULL;
   DspModel *model;
 
-  fail_unless (path != NULL, "RNNDENOISE_MODEL is not set");
+  fail_unless (path != NULL, "%s is not set", variable);
   model = dsp_model_new_from_file (path, &error);
   fail_unless (model != NULL, "%s", error ? error->message : "");
   return model;
+}
+
+/* The 48 kHz model, the one the tests at RATE run. */
+DspModel *
+load_model (void)
+{
+  return load_model_from_env ("RNNDENOISE_MODEL");
 }
 
 /* Noisy, speech-like test signal, different per channel and seed. */

@@ -26,6 +26,8 @@
 #define S16_CAPS(ch) \
   "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=" #ch
 
+DspModel *load_model_from_env (const gchar *variable);
+
 DspModel *load_model (void);
 
 gfloat *make_signal (guint n, guint channels, guint32 seed);

@@ -13,14 +13,7 @@
 static DspModel *
 load_model_16k (void)
 {
-  const gchar *path = g_getenv ("RNNDENOISE_MODEL_16K");
-  GError *error = NULL;
-  DspModel *model;
-
-  fail_unless (path != NULL, "RNNDENOISE_MODEL_16K is not set");
-  model = dsp_model_new_from_file (path, &error);
-  fail_unless (model != NULL, "%s", error ? error->message : "");
-  return model;
+  return load_model_from_env ("RNNDENOISE_MODEL_16K");
 }
 
 /* @model's output for @x, drained: the reference the element must match

@@ -112,10 +112,12 @@ def load_mixtures(testdirs, set_key):
     return mixtures
 
 
-def read_wav(path):
+def read_wav(path, expected_rate=RATE):
+    """A mono WAV file at expected_rate as float64 (the first channel)."""
     rate, x = wavfile.read(path)
-    if rate != RATE:
-        raise ValueError("%s: %d Hz, expected %d" % (path, rate, RATE))
+    if rate != expected_rate:
+        raise ValueError("%s: %d Hz, expected %d"
+                         % (path, rate, expected_rate))
     if x.dtype == np.int16:
         x = x / 32768.0
     if x.ndim > 1:
@@ -189,18 +191,21 @@ class Runner:
             raise RuntimeError("%s failed on %s:\n%s" % (method, inp,
                                                          r.stdout))
 
-    def speex(self, inp, out):
-        x = read_wav(inp)
+    def speex(self, inp, out, rate=RATE):
+        """speex_denoise on a mono WAV file at rate (48 or 16 kHz)."""
+        x = read_wav(inp, rate)
         pcm = np.clip(np.round(x * 32768), -32768, 32767).astype("<i2")
         with tempfile.TemporaryDirectory() as tmp:
             a, b = os.path.join(tmp, "in.raw"), os.path.join(tmp, "out.raw")
             pcm.tofile(a)
             cmd = [self.args.speex]
+            if rate != RATE:
+                cmd += ["--rate", str(rate)]
             if self.speex_suppress:
                 cmd += ["--suppress", self.speex_suppress]
             subprocess.run(cmd + [a, b], check=True)
             y = np.fromfile(b, dtype="<i2").astype(np.float32) / 32768.0
-        wavfile.write(out, RATE, y)
+        wavfile.write(out, rate, y)
 
     def run(self, job):
         method, inp, out = job
@@ -1058,8 +1063,9 @@ def write_scores(path, rows, sweep_rows):
             f.write("\t".join(str(r.get(k, "")) for k in keys) + "\n")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def add_common_arguments(ap):
+    """The arguments of this script that evaluate16k.py takes too: test
+    folders, build, speex_denoise tool, work and docs folders, jobs."""
     ap.add_argument("testdirs", nargs="*",
                     help="test/ folders of synth.py (TTS voices)")
     ap.add_argument("--real-testdir", action="append", default=[],
@@ -1067,12 +1073,17 @@ def main():
                     help="a test-real/ folder of synth.py (recorded "
                     "voices); may be given more than once")
     ap.add_argument("--build", required=True)
-    ap.add_argument("--model", required=True)
-    ap.add_argument("--model-name", help="how the report names the model")
     ap.add_argument("--speex", required=True, help="the speex_denoise tool")
     ap.add_argument("--work", required=True)
     ap.add_argument("--docs", required=True)
     ap.add_argument("--jobs", type=int, default=2)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_common_arguments(ap)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--model-name", help="how the report names the model")
     ap.add_argument("--sweep", action="append", default=[],
                     dest="sweeps", metavar='PROPERTY="V1 V2 ..."',
                     help="extra rnndenoise runs on the recorded voices, one "

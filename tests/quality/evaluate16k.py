@@ -23,7 +23,6 @@ import os
 import shlex
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -84,14 +83,7 @@ def upsample(x):
 
 def read16(path):
     """A 16 kHz mono WAV file as float64."""
-    rate, x = wavfile.read(path)
-    if rate != RATE16:
-        raise ValueError("%s: %d Hz, expected %d" % (path, rate, RATE16))
-    if x.dtype == np.int16:
-        x = x / 32768.0
-    if x.ndim > 1:
-        x = x[:, 0]
-    return x.astype(np.float64)
+    return evaluate.read_wav(path, RATE16)
 
 
 def noise_path(mixture):
@@ -158,18 +150,8 @@ class Runner16(evaluate.Runner):
             sys.exit("evaluate16k: GStreamer element audioresample not "
                      "found")
 
-    def speex(self, inp, out):
-        x = read16(inp)
-        pcm = np.clip(np.round(x * 32768), -32768, 32767).astype("<i2")
-        with tempfile.TemporaryDirectory() as tmp:
-            a, b = os.path.join(tmp, "in.raw"), os.path.join(tmp, "out.raw")
-            pcm.tofile(a)
-            cmd = [self.args.speex, "--rate", str(RATE16)]
-            if self.speex_suppress:
-                cmd += ["--suppress", self.speex_suppress]
-            subprocess.run(cmd + [a, b], check=True)
-            y = np.fromfile(b, dtype="<i2").astype(np.float32) / 32768.0
-        wavfile.write(out, RATE16, y)
+    def speex(self, inp, out, rate=RATE16):
+        super().speex(inp, out, rate)
 
 
 def run_methods(args, runner, mixtures, noise_free):
@@ -551,17 +533,7 @@ speech (the round-trip figure under each summary); at the SNRs of the
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("testdirs", nargs="*",
-                    help="test/ folders of synth.py (TTS voices)")
-    ap.add_argument("--real-testdir", action="append", default=[],
-                    dest="real_testdirs", metavar="DIR",
-                    help="a test-real/ folder of synth.py (recorded "
-                    "voices); may be given more than once")
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--speex", required=True, help="the speex_denoise tool")
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--docs", required=True)
-    ap.add_argument("--jobs", type=int, default=2)
+    evaluate.add_common_arguments(ap)
     args = ap.parse_args()
     if not args.testdirs and not args.real_testdirs:
         ap.error("no test folders")
