@@ -393,13 +393,23 @@ def _lags(job):
         work, method, m))) for method in METHODS[1:]}
 
 
+def output_figures(clean, noisy, y, free):
+    """The figures every report gives for one output y of a mixture: SI-SDR
+    and its change from the input, STOI, noise reduction where no one speaks
+    (free: the speech-free frames) and speech energy lost."""
+    v = metrics.si_sdr(clean, y)
+    return dict(si_sdr=v, d_si_sdr=v - metrics.si_sdr(clean, noisy),
+                stoi=metrics.stoi(clean, y),
+                nr=metrics.noise_reduction(noisy, y, free),
+                lost=metrics.speech_energy_lost(clean, noisy - clean, y))
+
+
 def _score(job):
     """Every figure of one mixture, for each method and the oracle."""
     m, work, lags, edges = job
     clean, noisy = read_wav(m["clean"]), read_wav(m["noisy"])
     n = clean.size
     speech, free = metrics.activity(clean)
-    base = metrics.si_sdr(clean, noisy)
     rows = []
     outputs = {"noisy": noisy, ORACLE: ideal_band_gains(clean, noisy, edges)}
     for method in METHODS[1:]:
@@ -407,12 +417,8 @@ def _score(job):
             read_wav(output_path(work, method, m)), lags[method], n)
     for method in METHODS + [ORACLE]:
         y = outputs[method]
-        v = metrics.si_sdr(clean, y)
-        rows.append(dict(m, method=method, si_sdr=v, d_si_sdr=v - base,
-                         stoi=metrics.stoi(clean, y),
-                         nr=metrics.noise_reduction(noisy, y, free),
-                         lost=metrics.speech_energy_lost(clean, noisy - clean,
-                                                         y),
+        rows.append(dict(m, method=method,
+                         **output_figures(clean, noisy, y, free),
                          sp_si_sdr=metrics.speech_si_sdr(clean, y, speech),
                          lsd=metrics.log_spectral_distance(clean, y, speech)))
     return rows
@@ -423,18 +429,13 @@ def _score_sweeps(job):
     m, work, lag, runs = job
     clean, noisy = read_wav(m["clean"]), read_wav(m["noisy"])
     _, free = metrics.activity(clean)
-    base = metrics.si_sdr(clean, noisy)
     rows = []
     for run in runs:
         y = metrics.align(read_wav(output_path(work, run["source"], m)), lag,
                           clean.size)
         rows.append(dict(m, method=run["method"], prop=run["prop"],
                          value=run["x"],
-                         d_si_sdr=metrics.si_sdr(clean, y) - base,
-                         stoi=metrics.stoi(clean, y),
-                         nr=metrics.noise_reduction(noisy, y, free),
-                         lost=metrics.speech_energy_lost(clean, noisy - clean,
-                                                         y)))
+                         **output_figures(clean, noisy, y, free)))
     return rows
 
 

@@ -222,17 +222,12 @@ def _score(job):
     clean, noisy = _read_up(m["clean16"]), _read_up(m["noisy16"])
     n = clean.size
     _, free = metrics.activity(clean)
-    base = metrics.si_sdr(clean, noisy)
     rows = []
     for method in METHODS:
         y = noisy if method == "noisy" else metrics.align(
             _read_up(evaluate.output_path(work, method, m)), lags[method], n)
-        v = metrics.si_sdr(clean, y)
-        rows.append(dict(m, method=method, si_sdr=v, d_si_sdr=v - base,
-                         stoi=metrics.stoi(clean, y),
-                         nr=metrics.noise_reduction(noisy, y, free),
-                         lost=metrics.speech_energy_lost(clean, noisy - clean,
-                                                         y)))
+        rows.append(dict(m, method=method,
+                         **evaluate.output_figures(clean, noisy, y, free)))
     return rows
 
 
