@@ -40,6 +40,9 @@ GstHarness *new_stream_harness (const gchar *caps);
 void push_signal (GstHarness *h, const gfloat *x, guint n, guint channels,
     guint chunk, guint64 first_sample);
 
+guint pull_at_rate (GstHarness *h, guint channels, gfloat **out,
+    guint64 first_sample, guint rate);
+
 guint pull_all (GstHarness *h, guint channels, gfloat **out,
     guint64 first_sample);
 
