@@ -45,6 +45,9 @@ void dsp_features_compute (DspFeatures *self, const gfloat *spectrum,
 void dsp_features_interpolate_gains (const DspFeatures *self,
     const gfloat *band_gains, gfloat *bin_gains);
 
+void dsp_features_limit_to_noise_floor (const DspFeatures *self,
+    const gfloat *features, gfloat over_subtraction, gfloat *band_gains);
+
 gfloat dsp_features_gain_floor (gfloat attenuation_limit_db);
 
 void dsp_features_apply_gains (const DspFeatures *self, const gfloat *bin_gains,

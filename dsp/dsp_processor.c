@@ -62,8 +62,9 @@ struct _DspProcessor
    * loaded from the slot at the start of each call and saved back at its
    * end, so the slot always holds the whole stream state. */
   gfloat attenuation_limit_db;
-  gfloat speech_protection; /* 0 = gains as the network gives them */
-  gfloat vad_threshold;     /* 0 = no gate */
+  gfloat speech_protection;      /* 0 = gains as the network gives them */
+  gfloat stationary_suppression; /* 0 = no limit from the noise floor */
+  gfloat vad_threshold;          /* 0 = no gate */
   guint vad_hold_frames;
   gfloat *gate_hold;      /* owned; channels; frames the gate stays open */
   DspStft **stft;         /* owned, one per channel */
@@ -247,6 +248,7 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->n_features = dsp_model_get_n_features (model);
   self->state_size = dsp_model_state_size (model, channels);
   self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
+  self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
   allocate_working_memory (self);
 
   dsp_model_init_state_descriptor (model, channels, self->history_size, &desc);
@@ -560,6 +562,29 @@ dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount)
 }
 
 /**
+ * dsp_processor_set_stationary_suppression:
+ * @self: a processor
+ * @amount: 0..DSP_MAX_STATIONARY_SUPPRESSION; 0 leaves the network's gains
+ *   as they are
+ *
+ * Holds each band gain at or below the spectral-subtraction gain of the
+ * band's tracked noise floor taken @amount times (see
+ * dsp_features_limit_to_noise_floor()), before the speech protection: a
+ * noise that has been there all along (hum, fans, hiss) is removed even
+ * where the network lets part of it through. Models of feature layout 1
+ * track no floor and are not affected. Takes effect at the next frame. Call
+ * from the streaming thread.
+ */
+void
+dsp_processor_set_stationary_suppression (DspProcessor *self, gfloat amount)
+{
+  g_return_if_fail (self != NULL);
+  self->stationary_suppression = isfinite (amount)
+      ? CLAMP (amount, 0.0f, DSP_MAX_STATIONARY_SUPPRESSION)
+      : 0.0f;
+}
+
+/**
  * dsp_processor_set_attenuation_limit:
  * @self: a processor
  * @db: the largest attenuation in dB (0 = unlimited)
@@ -649,12 +674,18 @@ run_frame (DspProcessor *self, DspProcessorReport *report)
   for (c = 0; c < self->channels; c++) {
     gfloat *spectrum = self->spectrum + c * bins2;
     gfloat vad = isfinite (self->vad[c]) ? self->vad[c] : 0.0f;
+    gfloat *band_gains = self->band_gains + c * self->n_bands;
 
-    protect_speech (self, vad, self->band_gains + c * self->n_bands);
-    if (gate_frame (self, c, vad, self->band_gains + c * self->n_bands))
+    /* The floor limit first, so that the protection lifts what it cut in
+     * frames with speech. */
+    dsp_features_limit_to_noise_floor (self->features[c],
+        self->feature_rows + c * self->n_features, self->stationary_suppression,
+        band_gains);
+    protect_speech (self, vad, band_gains);
+    if (gate_frame (self, c, vad, band_gains))
       report->gated_frames++;
-    dsp_features_interpolate_gains (self->features[c],
-        self->band_gains + c * self->n_bands, self->bin_gains);
+    dsp_features_interpolate_gains (self->features[c], band_gains,
+        self->bin_gains);
     dsp_features_apply_gains (self->features[c], self->bin_gains,
         self->attenuation_limit_db, spectrum);
     dsp_stft_synthesize (self->stft[c], spectrum,

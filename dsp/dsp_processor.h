@@ -31,7 +31,12 @@ typedef struct _DspProcessor DspProcessor;
 /* What dsp_processor_set_speech_protection() is at first: chosen from the
  * quality evaluation's trade-off between speech kept and noise removed
  * (docs/quality.md). */
-#define DSP_DEFAULT_SPEECH_PROTECTION 1.0f
+#define DSP_DEFAULT_SPEECH_PROTECTION 1.5f
+
+/* What dsp_processor_set_stationary_suppression() is at first: chosen with
+ * the speech protection from the same trade-off (docs/model.md). */
+#define DSP_DEFAULT_STATIONARY_SUPPRESSION 1.5f
+#define DSP_MAX_STATIONARY_SUPPRESSION 4.0f
 
 /**
  * DspProcessorReport:
@@ -100,6 +105,9 @@ gboolean dsp_processor_take_pending_import (DspProcessor *self,
 void dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db);
 
 void dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount);
+
+void dsp_processor_set_stationary_suppression (DspProcessor *self,
+    gfloat amount);
 
 void dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
     guint hold_frames);

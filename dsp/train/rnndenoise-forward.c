@@ -3,7 +3,8 @@
  *
  *   rnndenoise-forward run MODEL FEATURES OUT
  *   rnndenoise-forward denoise MODEL IN OUT [ATTENUATION_LIMIT_DB
- *                                            [SPEECH_PROTECTION]]
+ *                                [SPEECH_PROTECTION
+ *                                 [STATIONARY_SUPPRESSION]]]
  *
  * run: feeds the feature rows of a file written by rnndenoise-features
  * through dsp_model_forward(), each sequence from the zero state, batch 1,
@@ -13,10 +14,10 @@
  *
  * denoise: runs a mono 48 kHz file (WAV or raw float32, as
  * rnndenoise-features reads them) through a DspProcessor with the given
- * attenuation limit and speech protection (the processor's defaults when
- * not given), drains its tail and writes a mono 32-bit float WAV of
- * the same length, aligned with the input. It prints the mean VAD
- * probability.
+ * attenuation limit, speech protection and stationary suppression (the
+ * processor's defaults when not given), drains its tail and writes a mono
+ * 32-bit float WAV of the same length, aligned with the input. It prints
+ * the mean VAD probability.
  */
 #include "config.h"
 
@@ -184,6 +185,9 @@ run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
     if (settings[1] != NULL)
       dsp_processor_set_speech_protection (proc,
           (gfloat) g_ascii_strtod (settings[1], NULL));
+    if (settings[1] != NULL && settings[2] != NULL)
+      dsp_processor_set_stationary_suppression (proc,
+          (gfloat) g_ascii_strtod (settings[2], NULL));
   }
 
   /* Output sample i is input sample i; the drain gives the tail. */
@@ -209,12 +213,13 @@ main (int argc, char **argv)
   DspModel *model;
   gboolean ok;
 
-  if ((argc != 5 && !(argc <= 7 && strcmp (argv[1], "denoise") == 0))
+  if ((argc != 5 && !(argc <= 8 && strcmp (argv[1], "denoise") == 0))
       || (strcmp (argv[1], "run") != 0 && strcmp (argv[1], "denoise") != 0)) {
     fprintf (stderr,
         "usage: rnndenoise-forward run MODEL FEATURES OUT\n"
         "       rnndenoise-forward denoise MODEL IN OUT "
-        "[ATTENUATION_LIMIT_DB [SPEECH_PROTECTION]]\n");
+        "[ATTENUATION_LIMIT_DB [SPEECH_PROTECTION "
+        "[STATIONARY_SUPPRESSION]]]\n");
     return 2;
   }
   model = dsp_model_new_from_file (argv[2], &error);

@@ -615,6 +615,58 @@ START_TEST (test_gains_attenuation_limit)
 }
 END_TEST
 
+/* The noise-floor limit reads the frame's "above the floor" features
+ * (log10 E / F): each gain is held at or below sqrt (1 - a F / E), 0 when
+ * a F >= E; a = 0 and layout 1 leave the gains alone; values far off (as a
+ * damaged snapshot's floor could make them) give 0 or 1, never NaN. */
+START_TEST (test_gains_noise_floor_limit)
+{
+  static const gfloat above[] = { 2.0f, 0.0f, -3.0f, 1.0f, 1e4f, -65536.0f };
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  g_autoptr (DspFeatures) feat_v1 = NULL;
+  gfloat features[DSP_MAX_FEATURES] = { 0 }, gains[DSP_MAX_BANDS];
+  gfloat *floor_features;
+  guint nb, nf, b;
+
+  ck_assert (dsp_frame_config_init_layout (&cfg, 48000,
+      DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
+  feat = dsp_features_new (&cfg);
+  nb = cfg.n_bands;
+  nf = dsp_features_get_n_features (feat);
+  floor_features = features + nf - nb;
+  for (b = 0; b < nb; b++) {
+    floor_features[b] = above[b % G_N_ELEMENTS (above)];
+    gains[b] = 1.0f;
+  }
+  gains[3] = 0.5f; /* below its limit: kept */
+
+  dsp_features_limit_to_noise_floor (feat, features, 0.0f, gains);
+  for (b = 0; b < nb; b++)
+    ck_assert_float_eq (gains[b], b == 3 ? 0.5f : 1.0f);
+
+  dsp_features_limit_to_noise_floor (feat, features, 1.5f, gains);
+  ck_assert_float_eq_tol (gains[0], sqrtf (1.0f - 1.5f * 0.01f), 1e-6f);
+  ck_assert_float_eq (gains[1], 0.0f);
+  ck_assert_float_eq (gains[2], 0.0f);
+  ck_assert_float_eq (gains[3], 0.5f);
+  ck_assert_float_eq (gains[4], 1.0f);
+  ck_assert_float_eq (gains[5], 0.0f);
+  for (b = 0; b < nb; b++)
+    ck_assert (isfinite (gains[b]) && gains[b] >= 0.0f && gains[b] <= 1.0f);
+
+  /* Layout 1 tracks no floor: nothing changes, whatever the features. */
+  make_config (&cfg, 48000);
+  ck_assert_uint_eq (cfg.feature_layout_id, DSP_FEATURE_LAYOUT_CEPSTRUM_V1);
+  feat_v1 = dsp_features_new (&cfg);
+  for (b = 0; b < cfg.n_bands; b++)
+    gains[b] = 0.75f;
+  dsp_features_limit_to_noise_floor (feat_v1, features, 4.0f, gains);
+  for (b = 0; b < cfg.n_bands; b++)
+    ck_assert_float_eq (gains[b], 0.75f);
+}
+END_TEST
+
 static Suite *
 features_suite (void)
 {
@@ -650,6 +702,7 @@ features_suite (void)
   tc = tcase_create ("gains");
   tcase_add_loop_test (tc, test_gains_interpolate, 0, 2);
   tcase_add_test (tc, test_gains_attenuation_limit);
+  tcase_add_test (tc, test_gains_noise_floor_limit);
   suite_add_tcase (s, tc);
 
   return s;

@@ -684,6 +684,85 @@ START_TEST (test_speech_protection)
 }
 END_TEST
 
+static DspModel *
+random_model_layout (guint32 layout)
+{
+  ModelHelperSpec spec;
+  DspModel *model;
+  GBytes *bytes;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 77);
+  ck_assert (dsp_frame_config_init_layout (&spec.config, RATE, layout, NULL));
+  spec.layers[0].input_size
+      = dsp_feature_layout_n_features (layout, spec.config.n_bands);
+  spec.layers[3].output_size = spec.config.n_bands;
+  bytes = model_helper_build (&spec);
+  model = dsp_model_new_from_bytes (bytes, NULL);
+  ck_assert_ptr_nonnull (model);
+  g_bytes_unref (bytes);
+  return model;
+}
+
+/* Output energy of the speech-like signal over a steady 100 Hz hum with
+ * the given stationary suppression (the other settings at their defaults),
+ * out-of-range amounts clamped (NaN is 0). */
+static gdouble
+energy_with_suppression (DspModel *model, gfloat amount, gfloat *y)
+{
+  guint n = 24000, i;
+  gfloat *x = make_signal (n, 1, 62);
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  guint chunk[1] = { 480 };
+  gdouble energy = 0.0;
+
+  for (i = 0; i < n; i++)
+    x[i] += 0.1f * sinf (2.0f * G_PI * 100.0f * i / RATE);
+  dsp_processor_set_stationary_suppression (p, amount);
+  ck_assert_uint_eq (run_chunked (p, x, y, n, chunk, 1), n - 2 * HOP);
+  for (i = 0; i < n - 2 * HOP; i++)
+    energy += (gdouble) y[i] * y[i];
+  dsp_processor_free (p);
+  g_free (x);
+  return energy;
+}
+
+/* Stationary suppression only lowers gains, more the larger it is, on a
+ * model that tracks a noise floor (layout 2); out-of-range values are
+ * clamped, NaN is off; a layout 1 model has no floor and is unchanged. */
+START_TEST (test_stationary_suppression)
+{
+  const gfloat amounts[]
+      = { 0.0f, 1.5f, DSP_MAX_STATIONARY_SUPPRESSION, NAN, 100.0f };
+  gsize len = 24000 + 2 * HOP;
+  gfloat *y[G_N_ELEMENTS (amounts)];
+  gdouble energy[G_N_ELEMENTS (amounts)];
+  DspModel *model = random_model_layout (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2);
+  DspModel *model_v1 = random_model_layout (DSP_FEATURE_LAYOUT_CEPSTRUM_V1);
+  gfloat *v1_off = g_new0 (gfloat, len), *v1_on = g_new0 (gfloat, len);
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (amounts); k++) {
+    y[k] = g_new0 (gfloat, len);
+    energy[k] = energy_with_suppression (model, amounts[k], y[k]);
+  }
+  ck_assert (energy[1] < energy[0] * 0.99);
+  ck_assert (energy[2] < energy[1] * 0.99);
+  assert_bits_equal (y[3], y[0], 24000 - 2 * HOP);
+  assert_bits_equal (y[4], y[2], 24000 - 2 * HOP);
+
+  energy_with_suppression (model_v1, 0.0f, v1_off);
+  energy_with_suppression (model_v1, DSP_MAX_STATIONARY_SUPPRESSION, v1_on);
+  assert_bits_equal (v1_on, v1_off, 24000 - 2 * HOP);
+
+  for (k = 0; k < G_N_ELEMENTS (amounts); k++)
+    g_free (y[k]);
+  g_free (v1_off);
+  g_free (v1_on);
+  dsp_model_unref (model);
+  dsp_model_unref (model_v1);
+}
+END_TEST
+
 /* A gate whose threshold no frame reaches silences every frame (with no
  * attenuation limit, to exact zeros); a 20 dB limit keeps a tenth. */
 START_TEST (test_vad_gate)
@@ -831,6 +910,7 @@ processor_suite (void)
   tcase_add_test (tc, test_16k_model);
   tcase_add_test (tc, test_vad_gate);
   tcase_add_test (tc, test_speech_protection);
+  tcase_add_test (tc, test_stationary_suppression);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   tcase_add_test (tc, test_no_allocation_in_steady_state);
 #endif
