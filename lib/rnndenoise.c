@@ -333,6 +333,16 @@ rnndenoise_set_speech_protection (RnnDenoise *st, float amount)
 }
 
 int
+rnndenoise_set_stationary_suppression (RnnDenoise *st, float amount)
+{
+  if (st == NULL
+      || !(amount >= 0.0f && amount <= DSP_MAX_STATIONARY_SUPPRESSION))
+    return RNNDENOISE_ERROR_INVALID_ARGUMENT;
+  dsp_processor_set_stationary_suppression (st->processor, amount);
+  return RNNDENOISE_OK;
+}
+
+int
 rnndenoise_set_vad_threshold (RnnDenoise *st, float threshold)
 {
   if (st == NULL || !(threshold >= 0.0f && threshold <= 1.0f))

@@ -74,6 +74,7 @@ enum
   PROP_MODEL,
   PROP_ATTENUATION_LIMIT,
   PROP_SPEECH_PROTECTION,
+  PROP_STATIONARY_SUPPRESSION,
   PROP_VAD_THRESHOLD,
   PROP_VAD_HOLD,
   PROP_RESET_ON_DISCONT,
@@ -570,6 +571,9 @@ gst_rnn_denoise_set_property (GObject *object, guint prop_id,
     case PROP_SPEECH_PROTECTION:
       self->speech_protection = g_value_get_double (value);
       break;
+    case PROP_STATIONARY_SUPPRESSION:
+      self->stationary_suppression = g_value_get_double (value);
+      break;
     case PROP_VAD_THRESHOLD:
       self->vad_threshold = g_value_get_double (value);
       break;
@@ -611,6 +615,9 @@ gst_rnn_denoise_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_SPEECH_PROTECTION:
       g_value_set_double (value, self->speech_protection);
+      break;
+    case PROP_STATIONARY_SUPPRESSION:
+      g_value_set_double (value, self->stationary_suppression);
       break;
     case PROP_VAD_THRESHOLD:
       g_value_set_double (value, self->vad_threshold);
@@ -768,15 +775,37 @@ install_properties (GObjectClass *gobject_class)
    * How much the noise reduction holds back in frames the network finds
    * speech in: each band gain g becomes g (1 + p vad (1 - g)), at most 1,
    * where vad is the frame's voice probability. 0 applies the network's
-   * gains as they are; 1 (the default) keeps noticeably more of the voice
-   * at a small cost in noise left during speech, and frames without speech
-   * keep their full reduction (the trade-off is measured in
-   * docs/quality.md).
+   * gains as they are; 1.5 (the default) keeps noticeably more of the
+   * voice at a small cost in noise left during speech, and frames without
+   * speech keep their full reduction (the trade-off is measured in
+   * docs/quality.md). It also lifts what stationary-suppression cut in
+   * frames with speech.
    */
   g_object_class_install_property (gobject_class, PROP_SPEECH_PROTECTION,
       g_param_spec_double ("speech-protection", "Speech protection",
           "How much less to attenuate in frames with speech (0 = none)", 0.0,
           2.0, DSP_DEFAULT_SPEECH_PROTECTION,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
+              | GST_PARAM_CONTROLLABLE));
+
+  /**
+   * GstRnnDenoise:stationary-suppression:
+   *
+   * How much of a steady noise (hum, fans, hiss: a noise that has been
+   * there all along) is taken out whatever the network hears: each band
+   * tracks its noise floor F (a slow minimum of its energy), and its gain
+   * is held at or below sqrt (1 - s F / E) for the band's energy E, 0 when
+   * s F >= E. 0 applies the network's gains as they are; the floor is a
+   * minimum, below the noise's mean, so the default 1.5 takes it out a
+   * little more than once. Applied before speech-protection. Models that
+   * track no floor (feature layout 1) are not affected.
+   */
+  g_object_class_install_property (gobject_class, PROP_STATIONARY_SUPPRESSION,
+      g_param_spec_double ("stationary-suppression", "Stationary suppression",
+          "How many times each band's tracked noise floor is taken out "
+          "(0 = none)",
+          0.0, DSP_MAX_STATIONARY_SUPPRESSION,
+          DSP_DEFAULT_STATIONARY_SUPPRESSION,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
               | GST_PARAM_CONTROLLABLE));
 
@@ -986,6 +1015,7 @@ gst_rnn_denoise_init (GstRnnDenoise *self)
   self->model_path = g_strdup (DEFAULT_MODEL);
   self->attenuation_limit = DEFAULT_ATTENUATION_LIMIT;
   self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
+  self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
   self->vad_threshold = DEFAULT_VAD_THRESHOLD;
   self->vad_hold = DEFAULT_VAD_HOLD;
   self->reset_on_discont = DEFAULT_RESET_ON_DISCONT;

@@ -76,6 +76,7 @@ struct _GstRnnDenoise
   gchar *model_path;
   gdouble attenuation_limit;
   gdouble speech_protection;
+  gdouble stationary_suppression;
   gdouble vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;
@@ -96,6 +97,7 @@ typedef struct
 {
   gfloat attenuation_limit;
   gfloat speech_protection;
+  gfloat stationary_suppression;
   gfloat vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;

@@ -69,6 +69,7 @@ read_settings (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   GST_OBJECT_LOCK (self);
   settings->attenuation_limit = (gfloat) self->attenuation_limit;
   settings->speech_protection = (gfloat) self->speech_protection;
+  settings->stationary_suppression = (gfloat) self->stationary_suppression;
   settings->vad_threshold = (gfloat) self->vad_threshold;
   settings->vad_hold = self->vad_hold;
   settings->reset_on_discont = self->reset_on_discont;
@@ -468,6 +469,8 @@ apply_settings (GstRnnDenoisePad *pad, const StreamSettings *settings)
       settings->attenuation_limit);
   dsp_processor_set_speech_protection (pad->processor,
       settings->speech_protection);
+  dsp_processor_set_stationary_suppression (pad->processor,
+      settings->stationary_suppression);
   dsp_processor_set_vad_gate (pad->processor, settings->vad_threshold,
       vad_hold_frames (pad, settings->vad_hold));
 }

@@ -54,18 +54,23 @@ GST_START_TEST (test_vad_gate_property)
 
 GST_END_TEST;
 
-/* speech-protection: the processor's default, reaches the stream (the
- * output equals the processor's at that setting), and 0 turns it off. */
-GST_START_TEST (test_speech_protection_property)
+typedef void (*ProcessorSetter) (DspProcessor *self, gfloat amount);
+
+/* A processor setting's property: it has the processor's default, reaches
+ * the stream (the output equals the processor's at that setting), and 0
+ * turns it off. */
+static void
+check_processor_property (const gchar *name, gdouble default_value,
+    ProcessorSetter set, gdouble amount)
 {
   guint n = 20 * HOP, k;
   gfloat *x = make_signal (n, 1, 15), *y, *ref;
-  const gdouble amounts[] = { 0.0, 2.0 };
+  const gdouble amounts[] = { 0.0, amount };
   gdouble value = -1.0;
   GstHarness *h = new_stream_harness (F32_CAPS (1));
 
-  g_object_get (h->element, "speech-protection", &value, NULL);
-  fail_unless_equals_float (value, DSP_DEFAULT_SPEECH_PROTECTION);
+  g_object_get (h->element, name, &value, NULL);
+  fail_unless_equals_float (value, default_value);
   gst_harness_teardown (h);
 
   for (k = 0; k < G_N_ELEMENTS (amounts); k++) {
@@ -74,13 +79,13 @@ GST_START_TEST (test_speech_protection_property)
     guint produced;
 
     h = new_stream_harness (F32_CAPS (1));
-    g_object_set (h->element, "speech-protection", amounts[k], NULL);
+    g_object_set (h->element, name, amounts[k], NULL);
     push_signal (h, x, n, 1, HOP, 0);
     gst_harness_push_event (h, gst_event_new_eos ());
     fail_unless_equals_int (pull_all (h, 1, &y, 0), n);
 
     ref = g_new0 (gfloat, n + LATENCY);
-    dsp_processor_set_speech_protection (p, (gfloat) amounts[k]);
+    set (p, (gfloat) amounts[k]);
     produced = dsp_processor_process (p, x, ref, n, NULL, NULL, 0, NULL);
     produced += dsp_processor_drain (p, ref + produced);
     fail_unless_equals_int (produced, n);
@@ -93,6 +98,21 @@ GST_START_TEST (test_speech_protection_property)
     gst_harness_teardown (h);
   }
   g_free (x);
+}
+
+GST_START_TEST (test_speech_protection_property)
+{
+  check_processor_property ("speech-protection", DSP_DEFAULT_SPEECH_PROTECTION,
+      dsp_processor_set_speech_protection, 2.0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stationary_suppression_property)
+{
+  check_processor_property ("stationary-suppression",
+      DSP_DEFAULT_STATIONARY_SUPPRESSION,
+      dsp_processor_set_stationary_suppression, DSP_MAX_STATIONARY_SUPPRESSION);
 }
 
 GST_END_TEST;
@@ -185,6 +205,7 @@ rnndenoise_add_property_tests (Suite *s)
   tcase_add_test (tc, test_child_proxy_pad_property);
   tcase_add_test (tc, test_vad_gate_property);
   tcase_add_test (tc, test_speech_protection_property);
+  tcase_add_test (tc, test_stationary_suppression_property);
   tcase_add_test (tc, test_controlled_properties);
   tcase_add_test (tc, test_messages);
   suite_add_tcase (s, tc);
