@@ -302,41 +302,48 @@ dsp_features_interpolate_gains (const DspFeatures *self,
 
 /**
  * dsp_features_limit_to_noise_floor:
- * @self: a #DspFeatures.
- * @features: the frame's features, as dsp_features_compute() wrote them.
+ * @self: a #DspFeatures, after dsp_features_compute() of the frame.
  * @over_subtraction: how many times its noise floor is taken out of each
  *   band, >= 0; 0 leaves the gains as they are.
  * @band_gains: (inout): n_bands linear gains; each is lowered to at most
  *   the spectral-subtraction gain sqrt (1 - @over_subtraction * F[b] /
- *   E[b]) (0 when that is negative), F[b] being the band's noise floor and
- *   E[b] its energy.
+ *   S[b]), but not below DSP_FEATURES_FLOOR_MIN_GAIN, S[b] being the
+ *   band's smoothed energy and F[b] its noise floor (the floor tracker of
+ *   feature layout 2).
  *
- * Feature layout 2 only: its features hold log10 (E[b] / F[b]) (see
- * dsp_features_compute()), so the limit costs no history of its own and
- * follows the floor tracker's state. Layout 1 tracks no floor: the gains
- * are left as they are. The floor is a minimum, which lies below the
- * noise's mean, hence a factor above 1. Never allocates.
+ * A noise that has been there all along sits on its floor, so its bands
+ * are cut whatever the network gave them. The smoothed energy, not the
+ * frame's, because the frame's flickers by several dB in a steady noise
+ * and a limit that flickers with it breaks up the voice's envelope; the
+ * minimum gain because the tracker cannot tell a weak voice in a band from
+ * the noise there, and silencing such bands costs intelligibility. The
+ * floor is a minimum, which lies below the noise's mean, hence a factor
+ * above 1. Uses the tracker's state as the frame left it and keeps none of
+ * its own. Layout 1 tracks no floor: the gains are left as they are. Never
+ * allocates.
  */
 void
 dsp_features_limit_to_noise_floor (const DspFeatures *self,
-    const gfloat *features, gfloat over_subtraction, gfloat *band_gains)
+    gfloat over_subtraction, gfloat *band_gains)
 {
-  const gfloat *above_floor;
+  const gfloat *smoothed, *floor;
   guint b;
 
-  g_return_if_fail (self != NULL);
-  g_return_if_fail (features != NULL && band_gains != NULL);
+  g_return_if_fail (self != NULL && band_gains != NULL);
 
   if (!self->track_floor || !(over_subtraction > 0.0f))
     return;
-  above_floor = features + self->n_features - self->n_bands;
+  smoothed = self->history + 2 * DSP_FEATURE_N_DELTA;
+  floor = smoothed + self->n_bands;
   for (b = 0; b < self->n_bands; b++) {
-    /* F / E in the log domain: floors restored from a snapshot may be far
-     * off, and 10^x of them would overflow. */
-    gfloat ratio = over_subtraction * powf (10.0f, -MAX (above_floor[b], 0.0f));
+    /* F / S from log10 values: a restored snapshot's may be far off, and
+     * 10^x of them would overflow. */
+    gfloat above = MAX (smoothed[b] - floor[b], 0.0f);
+    gfloat ratio = over_subtraction * powf (10.0f, -above);
     gfloat limit = ratio < 1.0f ? sqrtf (1.0f - ratio) : 0.0f;
 
-    band_gains[b] = MIN (band_gains[b], limit);
+    band_gains[b]
+        = MIN (band_gains[b], MAX (limit, DSP_FEATURES_FLOOR_MIN_GAIN));
   }
 }
 

@@ -26,6 +26,10 @@ G_BEGIN_DECLS
 #define DSP_FEATURES_FLOOR_RISE 0.01f
 #define DSP_FEATURES_FLOOR_UNKNOWN 100.0f
 
+/* The lowest gain dsp_features_limit_to_noise_floor() gives a band (about
+ * -14 dB): below it the limit would silence weak voices with the noise. */
+#define DSP_FEATURES_FLOOR_MIN_GAIN 0.2f
+
 typedef struct _DspFeatures DspFeatures;
 
 DspFeatures *dsp_features_new (const DspFrameConfig *cfg);
@@ -46,7 +50,7 @@ void dsp_features_interpolate_gains (const DspFeatures *self,
     const gfloat *band_gains, gfloat *bin_gains);
 
 void dsp_features_limit_to_noise_floor (const DspFeatures *self,
-    const gfloat *features, gfloat over_subtraction, gfloat *band_gains);
+    gfloat over_subtraction, gfloat *band_gains);
 
 gfloat dsp_features_gain_floor (gfloat attenuation_limit_db);
 

@@ -679,8 +679,7 @@ run_frame (DspProcessor *self, DspProcessorReport *report)
     /* The floor limit first, so that the protection lifts what it cut in
      * frames with speech. */
     dsp_features_limit_to_noise_floor (self->features[c],
-        self->feature_rows + c * self->n_features, self->stationary_suppression,
-        band_gains);
+        self->stationary_suppression, band_gains);
     protect_speech (self, vad, band_gains);
     if (gate_frame (self, c, vad, band_gains))
       report->gated_frames++;

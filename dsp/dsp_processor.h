@@ -31,7 +31,7 @@ typedef struct _DspProcessor DspProcessor;
 /* What dsp_processor_set_speech_protection() is at first: chosen from the
  * quality evaluation's trade-off between speech kept and noise removed
  * (docs/quality.md). */
-#define DSP_DEFAULT_SPEECH_PROTECTION 1.5f
+#define DSP_DEFAULT_SPEECH_PROTECTION 1.0f
 
 /* What dsp_processor_set_stationary_suppression() is at first: chosen with
  * the speech protection from the same trade-off (docs/model.md). */

@@ -169,12 +169,12 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * VAD hold: milliseconds the gate stays open after speech (default 200).
  * Speech protection, 0..2: in frames with speech each band gain g becomes
  * g (1 + p vad (1 - g)), at most 1, so less of the voice is taken away;
- * 0 applies the network's gains as they are (default 1.5, as the
- * element). Stationary suppression, 0..4: each band's gain is held at or
- * below sqrt (1 - s F / E), F being the band's tracked noise floor and E
- * its energy, before the speech protection: a steady noise (hum, fans) is
- * removed even where the network lets part of it through; 0 is off
- * (default 1.5, as the element). */
+ * 0 applies the network's gains as they are (default 1, as the element).
+ * Stationary suppression, 0..4: each band's gain is held at or below
+ * sqrt (1 - s F / S), but not below 0.2, F being the band's tracked noise
+ * floor and S its smoothed energy, before the speech protection: a steady
+ * noise (hum, fans) is removed even where the network lets part of it
+ * through; 0 is off (default 1.5, as the element). */
 RNNDENOISE_API int rnndenoise_set_attenuation_limit (RnnDenoise *st, float db);
 RNNDENOISE_API int rnndenoise_set_speech_protection (RnnDenoise *st,
     float amount);

@@ -775,9 +775,9 @@ install_properties (GObjectClass *gobject_class)
    * How much the noise reduction holds back in frames the network finds
    * speech in: each band gain g becomes g (1 + p vad (1 - g)), at most 1,
    * where vad is the frame's voice probability. 0 applies the network's
-   * gains as they are; 1.5 (the default) keeps noticeably more of the
-   * voice at a small cost in noise left during speech, and frames without
-   * speech keep their full reduction (the trade-off is measured in
+   * gains as they are; 1 (the default) keeps noticeably more of the voice
+   * at a small cost in noise left during speech, and frames without speech
+   * keep their full reduction (the trade-off is measured in
    * docs/quality.md). It also lifts what stationary-suppression cut in
    * frames with speech.
    */
@@ -794,11 +794,13 @@ install_properties (GObjectClass *gobject_class)
    * How much of a steady noise (hum, fans, hiss: a noise that has been
    * there all along) is taken out whatever the network hears: each band
    * tracks its noise floor F (a slow minimum of its energy), and its gain
-   * is held at or below sqrt (1 - s F / E) for the band's energy E, 0 when
-   * s F >= E. 0 applies the network's gains as they are; the floor is a
-   * minimum, below the noise's mean, so the default 1.5 takes it out a
-   * little more than once. Applied before speech-protection. Models that
-   * track no floor (feature layout 1) are not affected.
+   * is held at or below sqrt (1 - s F / S) for the band's smoothed energy
+   * S, but not below 0.2 (-14 dB), so that a weak voice in a noisy band is
+   * not silenced with the noise. 0 applies the network's gains as they
+   * are; the floor is a minimum, below the noise's mean, so the default 1.5
+   * takes it out a little more than once. Applied before
+   * speech-protection. Models that track no floor (feature layout 1) are
+   * not affected.
    */
   g_object_class_install_property (gobject_class, PROP_STATIONARY_SUPPRESSION,
       g_param_spec_double ("stationary-suppression", "Stationary suppression",

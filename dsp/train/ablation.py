@@ -3,17 +3,19 @@
 """Score model files on held-out test mixtures, for the model card's
 ablation table.
 
-    ablation.py FORWARD TESTDIR NAME=MODEL[@LIMIT[@PROTECTION]] [...]
+    ablation.py FORWARD TESTDIR NAME=MODEL[@LIMIT[@PROTECTION[@SUPPRESSION]]] [...]
                 [--jobs J]
 
 FORWARD is the rnndenoise-forward tool; TESTDIR a test/ or test-real/
 folder written by synth.py (snrS/ subfolders, manifest.tsv). Every model
 denoises every mixture with the element's own processor (with the
-attenuation limit in dB and the speech protection after @, the processor's
-defaults otherwise; output aligned with the input), and the mixtures are scored with the
-quality evaluation's metrics: mean ΔSI-SDR over −5…10 dB, speech energy
-lost in speech-dominated bins, noise reduction where no one speaks, and
-ΔSI-SDR on the hum, babble and room mixtures. Prints a Markdown table.
+attenuation limit in dB, the speech protection and the stationary
+suppression after @, the processor's defaults otherwise; output aligned
+with the input), and the mixtures are scored with the quality
+evaluation's metrics: mean ΔSI-SDR over −5…10 dB, STOI's change from the
+noisy input over −5…10 dB and at +20 dB, speech energy lost in
+speech-dominated bins, noise reduction where no one speaks, and ΔSI-SDR on
+the hum, babble and room mixtures. Prints a Markdown table.
 """
 
 import argparse
@@ -61,6 +63,7 @@ def score(forward, model, testdir, stem, out):
     free = metrics.activity(clean)[1]
     return {"d_sisdr": metrics.si_sdr(clean, y) - metrics.si_sdr(clean, noisy),
             "lost": metrics.speech_energy_lost(clean, noisy - clean, y),
+            "d_stoi": metrics.stoi(clean, y) - metrics.stoi(clean, noisy),
             "nr": metrics.noise_reduction(noisy, y, free)}
 
 
@@ -72,10 +75,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     rows = mixtures(args.testdir)
-    print("| model | ΔSI-SDR −5…10 dB | speech lost (dB) | noise reduction "
-          "where no one speaks (dB) | %s |" % " | ".join(
-              "ΔSI-SDR %s" % k for k in KINDS))
-    print("|---|---|---|---|%s" % ("---|" * len(KINDS)))
+    print("| model | ΔSI-SDR −5…10 dB | ΔSTOI −5…10 dB | ΔSTOI +20 dB | "
+          "speech lost (dB) | noise reduction where no one speaks (dB) | "
+          "%s |" % " | ".join("ΔSI-SDR %s" % k for k in KINDS))
+    print("|---|---|---|---|---|---|%s" % ("---|" * len(KINDS)))
     with tempfile.TemporaryDirectory() as tmp:
         for spec in args.models:
             name, model = spec.split("=", 1)
@@ -87,11 +90,16 @@ def main():
                     range(len(rows))))
             low = [r["d_sisdr"] for r, m in zip(res, rows)
                    if m[1] in LOW_SNRS]
+            stoi_low = [r["d_stoi"] for r, m in zip(res, rows)
+                        if m[1] in LOW_SNRS]
+            stoi_high = [r["d_stoi"] for r, m in zip(res, rows)
+                         if m[1] not in LOW_SNRS]
             nr = [r["nr"] for r in res if np.isfinite(r["nr"])]
             kinds = [np.mean([r["d_sisdr"] for r, m in zip(res, rows)
                               if m[2] == k] or [np.nan]) for k in KINDS]
-            print("| %s | %+.2f | %.2f | %.1f | %s |" % (
-                name, np.mean(low), np.nanmean([r["lost"] for r in res]),
+            print("| %s | %+.2f | %+.4f | %+.4f | %.2f | %.1f | %s |" % (
+                name, np.mean(low), np.nanmean(stoi_low),
+                np.nanmean(stoi_high), np.nanmean([r["lost"] for r in res]),
                 np.mean(nr), " | ".join("%+.2f" % v for v in kinds)),
                 flush=True)
     return 0

@@ -228,7 +228,7 @@ def numeric_properties(inspect):
     printed."""
     props, name, blurb = {}, None, ""
     for line in inspect.splitlines():
-        head = re.match(r"  (\S+)\s+: (.*)$", line)
+        head = re.match(r"  (\S+?)\s*: (.*)$", line)
         if head:
             name, blurb = head.groups()
             continue

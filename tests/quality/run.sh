@@ -14,7 +14,8 @@
 # (test sets, "1 2 3 4 5 6"), TEST_SECONDS (10), JOBS (2), REAL_DIR (the
 # recordings of dsp/train/sources.py, BUILD_DIR/train-data/real; fetched if
 # missing), ATTENUATION_LIMITS (e.g. "0 6 12 18 24 30") and
-# SPEECH_PROTECTIONS (e.g. "0 0.5 1 1.5 2"): sweeps, rnndenoise once per
+# SPEECH_PROTECTIONS (e.g. "0 0.5 1 1.5 2") and STATIONARY_SUPPRESSIONS
+# (e.g. "0 1 1.5 2 3"): sweeps, rnndenoise once per
 # value of that property on the recorded voices, each with its section of
 # the report (empty: skipped; evaluate.py --sweep takes any numeric
 # property), RNNDENOISE_PROPS, WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method
@@ -29,7 +30,7 @@ SRC=$(cd "$HERE/../.." && pwd)
 BUILD=build
 for arg in "$@"; do
   case "$arg" in
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -52,6 +53,7 @@ case "$REAL_DIR" in
 esac
 ATTENUATION_LIMITS=${ATTENUATION_LIMITS:-}
 SPEECH_PROTECTIONS=${SPEECH_PROTECTIONS:-}
+STATIONARY_SUPPRESSIONS=${STATIONARY_SUPPRESSIONS:-}
 # Debian's interpreter with python3-numpy/scipy/matplotlib, not whatever
 # is first on PATH.
 PY=/usr/bin/python3
@@ -160,6 +162,9 @@ if [ -n "$ATTENUATION_LIMITS" ]; then
 fi
 if [ -n "$SPEECH_PROTECTIONS" ]; then
   set -- "$@" --sweep "speech-protection=$SPEECH_PROTECTIONS"
+fi
+if [ -n "$STATIONARY_SUPPRESSIONS" ]; then
+  set -- "$@" --sweep "stationary-suppression=$STATIONARY_SUPPRESSIONS"
 fi
 $PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
     --model-name "$MODEL_NAME" --speex "$SPEEX" --work "$OUT/work" \

@@ -615,53 +615,62 @@ START_TEST (test_gains_attenuation_limit)
 }
 END_TEST
 
-/* The noise-floor limit reads the frame's "above the floor" features
- * (log10 E / F): each gain is held at or below sqrt (1 - a F / E), 0 when
- * a F >= E; a = 0 and layout 1 leave the gains alone; values far off (as a
- * damaged snapshot's floor could make them) give 0 or 1, never NaN. */
+/* The noise-floor limit reads the tracker's state, log10 of the smoothed
+ * band energy S and of the floor F: each gain is held at or below
+ * sqrt (1 - a F / S) and not below DSP_FEATURES_FLOOR_MIN_GAIN; a = 0 and
+ * layout 1 leave the gains alone; values far off (as a damaged snapshot
+ * could hold them) give the minimum or 1, never NaN. */
 START_TEST (test_gains_noise_floor_limit)
 {
-  static const gfloat above[] = { 2.0f, 0.0f, -3.0f, 1.0f, 1e4f, -65536.0f };
+  /* S - F per band, cycled: the gain limits at a = 1.5 below. */
+  static const gfloat above[]
+      = { 2.0f, 0.0f, -3.0f, 1.0f, 1e4f, -65536.0f, 0.5f };
+  const gfloat min_gain = DSP_FEATURES_FLOOR_MIN_GAIN;
+  const gfloat expected[] = { sqrtf (1.0f - 1.5f * 0.01f), min_gain, min_gain,
+    0.5f /* its own gain, below the limit */, 1.0f, min_gain,
+    MAX (sqrtf (1.0f - 1.5f / sqrtf (10.0f)), min_gain) };
   DspFrameConfig cfg;
   g_autoptr (DspFeatures) feat = NULL;
   g_autoptr (DspFeatures) feat_v1 = NULL;
-  gfloat features[DSP_MAX_FEATURES] = { 0 }, gains[DSP_MAX_BANDS];
-  gfloat *floor_features;
-  guint nb, nf, b;
+  gfloat history[2 * DSP_FEATURE_N_DELTA + 2 * DSP_MAX_BANDS] = { 0 };
+  gfloat gains[DSP_MAX_BANDS];
+  gfloat *smoothed = history + 2 * DSP_FEATURE_N_DELTA;
+  guint nb, b;
 
   ck_assert (dsp_frame_config_init_layout (&cfg, 48000,
       DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
   feat = dsp_features_new (&cfg);
   nb = cfg.n_bands;
-  nf = dsp_features_get_n_features (feat);
-  floor_features = features + nf - nb;
+  ck_assert_uint_eq (dsp_features_history_size (feat),
+      2 * DSP_FEATURE_N_DELTA + 2 * nb);
   for (b = 0; b < nb; b++) {
-    floor_features[b] = above[b % G_N_ELEMENTS (above)];
-    gains[b] = 1.0f;
+    gfloat a = above[b % G_N_ELEMENTS (above)];
+
+    /* Either side may be the far-off one. */
+    smoothed[b] = a >= 0.0f ? a - 5.0f : -5.0f;
+    smoothed[nb + b] = a >= 0.0f ? -5.0f : -5.0f - a;
+    gains[b] = b % G_N_ELEMENTS (above) == 3 ? 0.5f : 1.0f;
   }
-  gains[3] = 0.5f; /* below its limit: kept */
+  dsp_features_load_history (feat, history);
 
-  dsp_features_limit_to_noise_floor (feat, features, 0.0f, gains);
+  dsp_features_limit_to_noise_floor (feat, 0.0f, gains);
   for (b = 0; b < nb; b++)
-    ck_assert_float_eq (gains[b], b == 3 ? 0.5f : 1.0f);
+    ck_assert_float_eq (gains[b], b % G_N_ELEMENTS (above) == 3 ? 0.5f : 1.0f);
 
-  dsp_features_limit_to_noise_floor (feat, features, 1.5f, gains);
-  ck_assert_float_eq_tol (gains[0], sqrtf (1.0f - 1.5f * 0.01f), 1e-6f);
-  ck_assert_float_eq (gains[1], 0.0f);
-  ck_assert_float_eq (gains[2], 0.0f);
-  ck_assert_float_eq (gains[3], 0.5f);
-  ck_assert_float_eq (gains[4], 1.0f);
-  ck_assert_float_eq (gains[5], 0.0f);
-  for (b = 0; b < nb; b++)
-    ck_assert (isfinite (gains[b]) && gains[b] >= 0.0f && gains[b] <= 1.0f);
+  dsp_features_limit_to_noise_floor (feat, 1.5f, gains);
+  for (b = 0; b < nb; b++) {
+    ck_assert_float_eq_tol (gains[b], expected[b % G_N_ELEMENTS (above)],
+        1e-6f);
+    ck_assert (isfinite (gains[b]));
+  }
 
-  /* Layout 1 tracks no floor: nothing changes, whatever the features. */
+  /* Layout 1 tracks no floor: nothing changes. */
   make_config (&cfg, 48000);
   ck_assert_uint_eq (cfg.feature_layout_id, DSP_FEATURE_LAYOUT_CEPSTRUM_V1);
   feat_v1 = dsp_features_new (&cfg);
   for (b = 0; b < cfg.n_bands; b++)
     gains[b] = 0.75f;
-  dsp_features_limit_to_noise_floor (feat_v1, features, 4.0f, gains);
+  dsp_features_limit_to_noise_floor (feat_v1, 4.0f, gains);
   for (b = 0; b < cfg.n_bands; b++)
     ck_assert_float_eq (gains[b], 0.75f);
 }
