@@ -33,9 +33,9 @@ typedef struct _DspProcessor DspProcessor;
  * (docs/quality.md). */
 #define DSP_DEFAULT_SPEECH_PROTECTION 1.0f
 
-/* What dsp_processor_set_stationary_suppression() is at first: chosen with
- * the speech protection from the same trade-off (docs/model.md). */
-#define DSP_DEFAULT_STATIONARY_SUPPRESSION 1.5f
+/* What dsp_processor_set_stationary_suppression() is at first: the largest
+ * value measured that costs no intelligibility (docs/model.md). */
+#define DSP_DEFAULT_STATIONARY_SUPPRESSION 1.0f
 #define DSP_MAX_STATIONARY_SUPPRESSION 4.0f
 
 /**

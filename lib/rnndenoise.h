@@ -174,7 +174,7 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * sqrt (1 - s F / S), but not below 0.2, F being the band's tracked noise
  * floor and S its smoothed energy, before the speech protection: a steady
  * noise (hum, fans) is removed even where the network lets part of it
- * through; 0 is off (default 1.5, as the element). */
+ * through; 0 is off (default 1, as the element). */
 RNNDENOISE_API int rnndenoise_set_attenuation_limit (RnnDenoise *st, float db);
 RNNDENOISE_API int rnndenoise_set_speech_protection (RnnDenoise *st,
     float amount);

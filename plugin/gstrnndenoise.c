@@ -797,9 +797,9 @@ install_properties (GObjectClass *gobject_class)
    * is held at or below sqrt (1 - s F / S) for the band's smoothed energy
    * S, but not below 0.2 (-14 dB), so that a weak voice in a noisy band is
    * not silenced with the noise. 0 applies the network's gains as they
-   * are; the floor is a minimum, below the noise's mean, so the default 1.5
-   * takes it out a little more than once. Applied before
-   * speech-protection. Models that track no floor (feature layout 1) are
+   * are; 1, the default, costs no intelligibility (STOI) in the quality
+   * evaluation, larger values remove more and start to (docs/model.md).
+   * Applied before speech-protection. Models that track no floor (feature layout 1) are
    * not affected.
    */
   g_object_class_install_property (gobject_class, PROP_STATIONARY_SUPPRESSION,
