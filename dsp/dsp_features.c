@@ -301,6 +301,37 @@ dsp_features_interpolate_gains (const DspFeatures *self,
 }
 
 /**
+ * dsp_features_smoothed_above_floor:
+ * @self: a #DspFeatures, after dsp_features_compute() of the frame.
+ * @above: (out): n_bands values: log10 (S[b] / F[b]), how far each band's
+ *   smoothed energy stands above its noise floor (1 = 10 dB), at least 0.
+ *
+ * Feature layout 2's tracker state as the frame left it; a band that sits
+ * on its floor holds a noise that has been there all along. Never
+ * allocates.
+ *
+ * Returns: FALSE (and @above untouched) for layout 1, which tracks no
+ *   floor.
+ */
+gboolean
+dsp_features_smoothed_above_floor (const DspFeatures *self, gfloat *above)
+{
+  const gfloat *smoothed, *floor;
+  guint b;
+
+  g_return_val_if_fail (self != NULL && above != NULL, FALSE);
+
+  if (!self->track_floor)
+    return FALSE;
+  smoothed = self->history + 2 * DSP_FEATURE_N_DELTA;
+  floor = smoothed + self->n_bands;
+  /* MAX also turns a NaN from a damaged snapshot into 0. */
+  for (b = 0; b < self->n_bands; b++)
+    above[b] = MAX (smoothed[b] - floor[b], 0.0f);
+  return TRUE;
+}
+
+/**
  * dsp_features_limit_to_noise_floor:
  * @self: a #DspFeatures, after dsp_features_compute() of the frame.
  * @over_subtraction: how many times its noise floor is taken out of each
@@ -326,20 +357,18 @@ void
 dsp_features_limit_to_noise_floor (const DspFeatures *self,
     gfloat over_subtraction, gfloat *band_gains)
 {
-  const gfloat *smoothed, *floor;
+  gfloat above[DSP_MAX_BANDS];
   guint b;
 
   g_return_if_fail (self != NULL && band_gains != NULL);
 
-  if (!self->track_floor || !(over_subtraction > 0.0f))
+  if (!(over_subtraction > 0.0f)
+      || !dsp_features_smoothed_above_floor (self, above))
     return;
-  smoothed = self->history + 2 * DSP_FEATURE_N_DELTA;
-  floor = smoothed + self->n_bands;
   for (b = 0; b < self->n_bands; b++) {
     /* F / S from log10 values: a restored snapshot's may be far off, and
      * 10^x of them would overflow. */
-    gfloat above = MAX (smoothed[b] - floor[b], 0.0f);
-    gfloat ratio = over_subtraction * powf (10.0f, -above);
+    gfloat ratio = over_subtraction * powf (10.0f, -above[b]);
     gfloat limit = ratio < 1.0f ? sqrtf (1.0f - ratio) : 0.0f;
 
     band_gains[b]

@@ -49,6 +49,9 @@ void dsp_features_compute (DspFeatures *self, const gfloat *spectrum,
 void dsp_features_interpolate_gains (const DspFeatures *self,
     const gfloat *band_gains, gfloat *bin_gains);
 
+gboolean dsp_features_smoothed_above_floor (const DspFeatures *self,
+    gfloat *above);
+
 void dsp_features_limit_to_noise_floor (const DspFeatures *self,
     gfloat over_subtraction, gfloat *band_gains);
 

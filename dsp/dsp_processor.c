@@ -547,11 +547,14 @@ dsp_processor_get_frame_output (const DspProcessor *self)
  * @self: a processor
  * @amount: 0..2; 0 leaves the network's gains as they are
  *
- * Raises each band gain g of a frame to g (1 + @amount vad (1 - g)), at
- * most 1, vad being the network's voice probability for the frame: less of
- * the voice is taken away where the network hears one, and frames without
- * speech keep their noise reduction. Takes effect at the next frame. Call
- * from the streaming thread.
+ * Raises each band gain g of a frame to g (1 + @amount vad w (1 - g)), at
+ * most 1, vad being the network's voice probability for the frame and w
+ * how far the band's smoothed level stands above its noise floor in tens
+ * of dB, 0..2 (1 for models of feature layout 1, which track no floor):
+ * less of the voice is taken away where the network hears one, bands that
+ * sit on their floor keep their cut, and frames without speech keep their
+ * noise reduction. Takes effect at the next frame. Call from the streaming
+ * thread.
  */
 void
 dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount)
@@ -632,22 +635,37 @@ gate_frame (DspProcessor *self, guint c, gfloat vad, gfloat *band_gains)
   return TRUE;
 }
 
+/* How much of the speech protection's lift a band gets: how far its
+ * smoothed level stands above its noise floor, in tens of dB, at most
+ * PROTECTION_MAX_WEIGHT; 1 for every band of a model that tracks no floor. */
+#define PROTECTION_MAX_WEIGHT 2.0f
+
 /* Raises a frame's band gains by how sure the network is that someone
- * speaks: g (1 + p vad (1 - g)), at most 1. The network hedges where it
- * cannot tell voice from noise and then takes away part of the voice; in
- * frames it calls speech, deep cuts become shallower (at most 1 + p times
- * the gain: +6 dB for p = 1) and mid gains come up, while frames without
- * speech keep their full noise reduction. */
+ * speaks: g (1 + p vad w (1 - g)), at most 1, w the band's weight. The
+ * network hedges where it cannot tell voice from noise and then takes away
+ * part of the voice; in frames it calls speech, deep cuts become shallower
+ * and mid gains come up, while frames without speech keep their full noise
+ * reduction. The weight lifts the bands that stand well above their noise
+ * floor (where the voice is) and leaves those that sit on it (where a steady
+ * noise is, which a uniform lift let back in during speech). */
 static void
-protect_speech (const DspProcessor *self, gfloat vad, gfloat *gains)
+protect_speech (const DspProcessor *self, guint c, gfloat vad, gfloat *gains)
 {
   gfloat lift = self->speech_protection * vad;
+  gfloat weight[DSP_MAX_BANDS];
   guint b;
 
   if (lift <= 0.0f)
     return;
-  for (b = 0; b < self->n_bands; b++)
-    gains[b] = MIN (gains[b] * (1.0f + lift * (1.0f - gains[b])), 1.0f);
+  if (!dsp_features_smoothed_above_floor (self->features[c], weight)) {
+    for (b = 0; b < self->n_bands; b++)
+      weight[b] = 1.0f;
+  }
+  for (b = 0; b < self->n_bands; b++) {
+    gfloat l = lift * MIN (weight[b], PROTECTION_MAX_WEIGHT);
+
+    gains[b] = MIN (gains[b] * (1.0f + l * (1.0f - gains[b])), 1.0f);
+  }
 }
 
 /* One frame for every channel: analysis, features, the network over the
@@ -680,7 +698,7 @@ run_frame (DspProcessor *self, DspProcessorReport *report)
      * frames with speech. */
     dsp_features_limit_to_noise_floor (self->features[c],
         self->stationary_suppression, band_gains);
-    protect_speech (self, vad, band_gains);
+    protect_speech (self, c, vad, band_gains);
     if (gate_frame (self, c, vad, band_gains))
       report->gated_frames++;
     dsp_features_interpolate_gains (self->features[c], band_gains,

@@ -773,13 +773,15 @@ install_properties (GObjectClass *gobject_class)
    * GstRnnDenoise:speech-protection:
    *
    * How much the noise reduction holds back in frames the network finds
-   * speech in: each band gain g becomes g (1 + p vad (1 - g)), at most 1,
-   * where vad is the frame's voice probability. 0 applies the network's
-   * gains as they are; 1 (the default) keeps noticeably more of the voice
-   * at a small cost in noise left during speech, and frames without speech
-   * keep their full reduction (the trade-off is measured in
-   * docs/quality.md). It also lifts what stationary-suppression cut in
-   * frames with speech.
+   * speech in: each band gain g becomes g (1 + p vad w (1 - g)), at most
+   * 1, where vad is the frame's voice probability and w how far the band's
+   * smoothed level stands above its noise floor, in tens of dB, 0..2, so
+   * that bands holding a steady noise are not lifted with the voice
+   * (models without a noise floor: w = 1). 0 applies the network's gains
+   * as they are; 1 (the default) keeps noticeably more of the voice at a
+   * small cost in noise left during speech, and frames without speech keep
+   * their full reduction (the trade-off is measured in docs/quality.md).
+   * It also lifts what stationary-suppression cut in frames with speech.
    */
   g_object_class_install_property (gobject_class, PROP_SPEECH_PROTECTION,
       g_param_spec_double ("speech-protection", "Speech protection",

@@ -616,7 +616,8 @@ START_TEST (test_gains_attenuation_limit)
 END_TEST
 
 /* The noise-floor limit reads the tracker's state, log10 of the smoothed
- * band energy S and of the floor F: each gain is held at or below
+ * band energy S and of the floor F (given as S - F, at least 0, by
+ * dsp_features_smoothed_above_floor()): each gain is held at or below
  * sqrt (1 - a F / S) and not below DSP_FEATURES_FLOOR_MIN_GAIN; a = 0 and
  * layout 1 leave the gains alone; values far off (as a damaged snapshot
  * could hold them) give the minimum or 1, never NaN. */
@@ -653,6 +654,14 @@ START_TEST (test_gains_noise_floor_limit)
   }
   dsp_features_load_history (feat, history);
 
+  {
+    gfloat got[DSP_MAX_BANDS];
+
+    ck_assert (dsp_features_smoothed_above_floor (feat, got));
+    for (b = 0; b < nb; b++)
+      ck_assert_float_eq (got[b], MAX (above[b % G_N_ELEMENTS (above)], 0.0f));
+  }
+
   dsp_features_limit_to_noise_floor (feat, 0.0f, gains);
   for (b = 0; b < nb; b++)
     ck_assert_float_eq (gains[b], b % G_N_ELEMENTS (above) == 3 ? 0.5f : 1.0f);
@@ -673,6 +682,8 @@ START_TEST (test_gains_noise_floor_limit)
   dsp_features_limit_to_noise_floor (feat_v1, 4.0f, gains);
   for (b = 0; b < cfg.n_bands; b++)
     ck_assert_float_eq (gains[b], 0.75f);
+  ck_assert (!dsp_features_smoothed_above_floor (feat_v1, gains));
+  ck_assert_float_eq (gains[0], 0.75f);
 }
 END_TEST
 

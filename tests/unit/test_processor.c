@@ -763,6 +763,58 @@ START_TEST (test_stationary_suppression)
 }
 END_TEST
 
+/* Output energy of @x (@n samples, mono) through @model with the given
+ * speech protection and no stationary suppression. */
+static gdouble
+energy_with_protection (DspModel *model, const gfloat *x, guint n,
+    gfloat amount)
+{
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  gfloat *y = g_new0 (gfloat, n + 2 * HOP);
+  guint chunk[1] = { 480 }, i;
+  gdouble energy = 0.0;
+
+  dsp_processor_set_stationary_suppression (p, 0.0f);
+  dsp_processor_set_speech_protection (p, amount);
+  ck_assert_uint_eq (run_chunked (p, x, y, n, chunk, 1), n - 2 * HOP);
+  for (i = 0; i < n - 2 * HOP; i++)
+    energy += (gdouble) y[i] * y[i];
+  dsp_processor_free (p);
+  g_free (y);
+  return energy;
+}
+
+/* On a model that tracks a noise floor, the protection lifts a band by how
+ * far it stands above its floor: a steady noise, which sits on its floor,
+ * is lifted far less than the same noise with a voice-like signal coming
+ * and going over it. */
+START_TEST (test_speech_protection_weights)
+{
+  DspModel *model = random_model_layout (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2);
+  guint n = 48000, i;
+  gfloat *steady = g_new (gfloat, n), *bursts = make_signal (n, 1, 63);
+  GRand *rand = g_rand_new_with_seed (64);
+  gdouble steady_lift, bursts_lift;
+
+  for (i = 0; i < n; i++) {
+    steady[i] = 0.05f * (gfloat) g_rand_double_range (rand, -1.0, 1.0);
+    /* The voice-like part on for 200 ms, off for 200 ms. */
+    bursts[i] = steady[i] + ((i / 9600) % 2 ? bursts[i] : 0.0f);
+  }
+  steady_lift = energy_with_protection (model, steady, n, 2.0f)
+      / energy_with_protection (model, steady, n, 0.0f);
+  bursts_lift = energy_with_protection (model, bursts, n, 2.0f)
+      / energy_with_protection (model, bursts, n, 0.0f);
+  ck_assert (steady_lift >= 1.0);
+  ck_assert_msg (bursts_lift - 1.0 > 3.0 * (steady_lift - 1.0),
+      "lift on bursts %g, on steady noise %g", bursts_lift, steady_lift);
+  g_rand_free (rand);
+  g_free (steady);
+  g_free (bursts);
+  dsp_model_unref (model);
+}
+END_TEST
+
 /* A gate whose threshold no frame reaches silences every frame (with no
  * attenuation limit, to exact zeros); a 20 dB limit keeps a tenth. */
 START_TEST (test_vad_gate)
@@ -911,6 +963,7 @@ processor_suite (void)
   tcase_add_test (tc, test_vad_gate);
   tcase_add_test (tc, test_speech_protection);
   tcase_add_test (tc, test_stationary_suppression);
+  tcase_add_test (tc, test_speech_protection_weights);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   tcase_add_test (tc, test_no_allocation_in_steady_state);
 #endif
