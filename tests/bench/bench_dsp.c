@@ -206,17 +206,29 @@ stage_network (gpointer data, guint f)
       d->hidden, 1, gains, &vad, d->scratch);
 }
 
+/* The processor's gain path at its defaults: the noise-floor limit, the
+ * floor distances the speech protection weighs its lift by, the bins'
+ * gains and their application. */
 static void
 stage_gains (gpointer data, guint f)
 {
   StageData *d = data;
   gfloat gains[DSP_MAX_BANDS], bin_gains[DSP_MAX_BINS];
+  gfloat above[DSP_MAX_BANDS];
   guint b;
 
   for (b = 0; b < DSP_MAX_BANDS; b++)
     gains[b] = 0.5f + 0.001f * (gfloat) ((f + b) % 100);
   memcpy (d->work, d->spectra + (gsize) f * d->bins * 2,
       sizeof (gfloat) * d->bins * 2);
+  dsp_features_limit_to_noise_floor (d->feat,
+      DSP_DEFAULT_STATIONARY_SUPPRESSION, gains);
+  if (dsp_features_smoothed_above_floor (d->feat, above)) {
+    for (b = 0; b < DSP_MAX_BANDS; b++)
+      gains[b] = MIN (gains[b]
+              * (1.0f + 0.5f * MIN (above[b], 2.0f) * (1.0f - gains[b])),
+          1.0f);
+  }
   dsp_features_interpolate_gains (d->feat, gains, bin_gains);
   dsp_features_apply_gains (d->feat, bin_gains, 0.0f, d->work);
 }
