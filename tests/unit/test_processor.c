@@ -703,25 +703,42 @@ random_model_layout (guint32 layout)
   return model;
 }
 
-/* Output energy of the speech-like signal over a steady 100 Hz hum with
- * the given stationary suppression (the other settings at their defaults),
- * out-of-range amounts clamped (NaN is 0). */
+/* Output energy of @x (@n samples, mono) through @model with the given
+ * speech protection and stationary suppression; the output goes to @y
+ * (n + 2 * HOP floats) if given. */
+static gdouble
+output_energy (DspModel *model, const gfloat *x, guint n, gfloat protection,
+    gfloat suppression, gfloat *y)
+{
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  gfloat *out = y != NULL ? y : g_new0 (gfloat, n + 2 * HOP);
+  guint chunk[1] = { 480 }, i;
+  gdouble energy = 0.0;
+
+  dsp_processor_set_speech_protection (p, protection);
+  dsp_processor_set_stationary_suppression (p, suppression);
+  ck_assert_uint_eq (run_chunked (p, x, out, n, chunk, 1), n - 2 * HOP);
+  for (i = 0; i < n - 2 * HOP; i++)
+    energy += (gdouble) out[i] * out[i];
+  dsp_processor_free (p);
+  if (y == NULL)
+    g_free (out);
+  return energy;
+}
+
+/* The speech-like signal over a steady 100 Hz hum through @model with the
+ * given stationary suppression (out-of-range amounts clamped, NaN is 0). */
 static gdouble
 energy_with_suppression (DspModel *model, gfloat amount, gfloat *y)
 {
   guint n = 24000, i;
   gfloat *x = make_signal (n, 1, 62);
-  DspProcessor *p = dsp_processor_new (model, 1, NULL);
-  guint chunk[1] = { 480 };
-  gdouble energy = 0.0;
+  gdouble energy;
 
   for (i = 0; i < n; i++)
     x[i] += 0.1f * sinf (2.0f * G_PI * 100.0f * i / RATE);
-  dsp_processor_set_stationary_suppression (p, amount);
-  ck_assert_uint_eq (run_chunked (p, x, y, n, chunk, 1), n - 2 * HOP);
-  for (i = 0; i < n - 2 * HOP; i++)
-    energy += (gdouble) y[i] * y[i];
-  dsp_processor_free (p);
+  energy
+      = output_energy (model, x, n, DSP_DEFAULT_SPEECH_PROTECTION, amount, y);
   g_free (x);
   return energy;
 }
@@ -763,27 +780,6 @@ START_TEST (test_stationary_suppression)
 }
 END_TEST
 
-/* Output energy of @x (@n samples, mono) through @model with the given
- * speech protection and no stationary suppression. */
-static gdouble
-energy_with_protection (DspModel *model, const gfloat *x, guint n,
-    gfloat amount)
-{
-  DspProcessor *p = dsp_processor_new (model, 1, NULL);
-  gfloat *y = g_new0 (gfloat, n + 2 * HOP);
-  guint chunk[1] = { 480 }, i;
-  gdouble energy = 0.0;
-
-  dsp_processor_set_stationary_suppression (p, 0.0f);
-  dsp_processor_set_speech_protection (p, amount);
-  ck_assert_uint_eq (run_chunked (p, x, y, n, chunk, 1), n - 2 * HOP);
-  for (i = 0; i < n - 2 * HOP; i++)
-    energy += (gdouble) y[i] * y[i];
-  dsp_processor_free (p);
-  g_free (y);
-  return energy;
-}
-
 /* On a model that tracks a noise floor, the protection lifts a band by how
  * far it stands above its floor: a steady noise, which sits on its floor,
  * is lifted far less than the same noise with a voice-like signal coming
@@ -801,10 +797,10 @@ START_TEST (test_speech_protection_weights)
     /* The voice-like part on for 200 ms, off for 200 ms. */
     bursts[i] = steady[i] + ((i / 9600) % 2 ? bursts[i] : 0.0f);
   }
-  steady_lift = energy_with_protection (model, steady, n, 2.0f)
-      / energy_with_protection (model, steady, n, 0.0f);
-  bursts_lift = energy_with_protection (model, bursts, n, 2.0f)
-      / energy_with_protection (model, bursts, n, 0.0f);
+  steady_lift = output_energy (model, steady, n, 2.0f, 0.0f, NULL)
+      / output_energy (model, steady, n, 0.0f, 0.0f, NULL);
+  bursts_lift = output_energy (model, bursts, n, 2.0f, 0.0f, NULL)
+      / output_energy (model, bursts, n, 0.0f, 0.0f, NULL);
   ck_assert (steady_lift >= 1.0);
   ck_assert_msg (bursts_lift - 1.0 > 3.0 * (steady_lift - 1.0),
       "lift on bursts %g, on steady noise %g", bursts_lift, steady_lift);
