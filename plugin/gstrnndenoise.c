@@ -801,8 +801,8 @@ install_properties (GObjectClass *gobject_class)
    * not silenced with the noise. 0 applies the network's gains as they
    * are; 1, the default, costs no intelligibility (STOI) in the quality
    * evaluation, larger values remove more and start to (docs/model.md).
-   * Applied before speech-protection. Models that track no floor (feature layout 1) are
-   * not affected.
+   * Applied before speech-protection. Models that track no floor (feature
+   * layout 1) are not affected.
    */
   g_object_class_install_property (gobject_class, PROP_STATIONARY_SUPPRESSION,
       g_param_spec_double ("stationary-suppression", "Stationary suppression",
