@@ -63,7 +63,24 @@ typedef struct
  * n_bands + 2 * DSP_FEATURE_N_DELTA + n_bands values.
  */
 #define DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2 2
-#define DSP_MAX_FEATURES (2 * DSP_MAX_BANDS + 2 * DSP_FEATURE_N_DELTA)
+
+/**
+ * DSP_FEATURE_LAYOUT_PITCH_V3:
+ *
+ * Feature layout 3: layout 2, then n_bands pitch correlations, each band's
+ * normalised correlation (-1 .. 1) of the frame with the frame one pitch
+ * period earlier, then the pitch search's own correlation (0 .. 1) and the
+ * pitch as log2 (f0 / 100 Hz) (see dsp_pitch_features()). Tells the network
+ * which bands repeat with a voice's period: 3 * n_bands + 2 *
+ * DSP_FEATURE_N_DELTA + DSP_FEATURE_N_PITCH values.
+ */
+#define DSP_FEATURE_LAYOUT_PITCH_V3 3
+#define DSP_FEATURE_N_PITCH 2
+/* Where layout 3's pitch part starts in a feature row. */
+#define DSP_PITCH_FEATURES_OFFSET(n_bands) \
+  (2 * (n_bands) + 2 * DSP_FEATURE_N_DELTA)
+#define DSP_MAX_FEATURES \
+  (3 * DSP_MAX_BANDS + 2 * DSP_FEATURE_N_DELTA + DSP_FEATURE_N_PITCH)
 
 /* Number of features per channel and frame for a layout, or 0 if the layout
  * is unknown. */
@@ -75,6 +92,8 @@ dsp_feature_layout_n_features (guint32 layout_id, guint n_bands)
       return n_bands + 2 * DSP_FEATURE_N_DELTA;
     case DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2:
       return 2 * n_bands + 2 * DSP_FEATURE_N_DELTA;
+    case DSP_FEATURE_LAYOUT_PITCH_V3:
+      return 3 * n_bands + 2 * DSP_FEATURE_N_DELTA + DSP_FEATURE_N_PITCH;
     default:
       return 0;
   }

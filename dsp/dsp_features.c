@@ -26,7 +26,7 @@ struct _DspFeatures
   gfloat bin_frac[DSP_MAX_BINS]; /* weight of bin_hi, 0 .. 1 */
   gfloat dct[DSP_MAX_BANDS * DSP_MAX_BANDS]; /* [j * n_bands + b] */
   gfloat silence[DSP_FEATURE_N_DELTA];       /* cepstrum of an all-zero frame */
-  gboolean track_floor;                      /* layout 2 */
+  gboolean track_floor;                      /* layouts 2 and 3 */
   gsize history_size;                        /* floats of history in use */
   /* History, the only per-stream data: the first DSP_FEATURE_N_DELTA
    * cepstral coefficients of frames t - 1, then t - 2; for layout 2 then
@@ -86,7 +86,8 @@ dsp_features_new (const DspFrameConfig *cfg)
   self->n_features
       = dsp_feature_layout_n_features (cfg->feature_layout_id, cfg->n_bands);
   self->track_floor
-      = cfg->feature_layout_id == DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2;
+      = cfg->feature_layout_id == DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2
+      || cfg->feature_layout_id == DSP_FEATURE_LAYOUT_PITCH_V3;
   self->history_size
       = 2 * DSP_FEATURE_N_DELTA + (self->track_floor ? 2 * self->n_bands : 0);
 
@@ -225,6 +226,58 @@ dsp_features_band_energies (const DspFeatures *self, const gfloat *spectrum,
 }
 
 /**
+ * dsp_features_band_cross:
+ * @self: a #DspFeatures.
+ * @a: (window / 2 + 1) * 2 floats, interleaved complex bins.
+ * @b: another spectrum of the same size.
+ * @b_energies: n_bands floats: @b's band energies, as
+ *   dsp_features_band_energies() gives them.
+ * @band_cross: n_bands floats: the sum over bins k of weight_b (k) *
+ *   Re (A[k] conj (B[k])), the band's cross energy (its energy for a = b).
+ *
+ * Both in one pass over the bins. Never allocates.
+ */
+void
+dsp_features_band_cross (const DspFeatures *self, const gfloat *a,
+    const gfloat *b, gfloat *b_energies, gfloat *band_cross)
+{
+  guint k;
+
+  g_return_if_fail (self != NULL && a != NULL && b != NULL);
+  g_return_if_fail (b_energies != NULL && band_cross != NULL);
+
+  for (k = 0; k < self->n_bands; k++) {
+    b_energies[k] = 0.0f;
+    band_cross[k] = 0.0f;
+  }
+  for (k = 0; k < self->n_bins; k++) {
+    gfloat re = b[2 * k], im = b[2 * k + 1];
+    gfloat p = a[2 * k] * re + a[2 * k + 1] * im;
+    gfloat e = re * re + im * im;
+    gfloat f = self->bin_frac[k];
+
+    band_cross[self->bin_lo[k]] += p - f * p;
+    band_cross[self->bin_hi[k]] += f * p;
+    b_energies[self->bin_lo[k]] += e - f * e;
+    b_energies[self->bin_hi[k]] += f * e;
+  }
+}
+
+/**
+ * dsp_features_get_n_bands:
+ * @self: a #DspFeatures.
+ *
+ * Returns: the number of bands.
+ */
+guint
+dsp_features_get_n_bands (const DspFeatures *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_bands;
+}
+
+/**
  * dsp_features_compute:
  * @self: a #DspFeatures.
  * @spectrum: (window / 2 + 1) * 2 floats, interleaved complex bins, as
@@ -234,8 +287,10 @@ dsp_features_band_energies (const DspFeatures *self, const gfloat *spectrum,
  *   log10 (E[b] + DSP_FEATURES_ENERGY_FLOOR); then c[i] - c_prev[i] for
  *   i < DSP_FEATURE_N_DELTA; then c[i] - 2 * c_prev[i] + c_prev2[i] for the
  *   same i, where c_prev and c_prev2 are the cepstra of the two frames before;
- *   for layout 2 then n_bands values, each band's log10 energy minus its
- *   noise floor (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2).
+ *   for layouts 2 and 3 then n_bands values, each band's log10 energy minus
+ *   its noise floor (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2). Layout 3's pitch
+ *   part, from DSP_PITCH_FEATURES_OFFSET (n_bands) on, is left to
+ *   dsp_pitch_features().
  * @band_energies: (nullable): n_bands floats for the band energies, as
  *   dsp_features_band_energies() gives them.
  *

@@ -40,8 +40,13 @@ void dsp_features_reset (DspFeatures *self);
 
 guint dsp_features_get_n_features (const DspFeatures *self);
 
+guint dsp_features_get_n_bands (const DspFeatures *self);
+
 void dsp_features_band_energies (const DspFeatures *self,
     const gfloat *spectrum, gfloat *band_energies);
+
+void dsp_features_band_cross (const DspFeatures *self, const gfloat *a,
+    const gfloat *b, gfloat *b_energies, gfloat *band_cross);
 
 void dsp_features_compute (DspFeatures *self, const gfloat *spectrum,
     gfloat *features, gfloat *band_energies);

@@ -62,13 +62,13 @@ dsp_frame_config_init_default (DspFrameConfig *cfg, guint sample_rate,
  * dsp_frame_config_init_layout:
  * @cfg: the configuration to fill.
  * @sample_rate: Hz; a multiple of 100 from 8000 to 96000.
- * @layout_id: DSP_FEATURE_LAYOUT_CEPSTRUM_V1 or
- *   DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2.
+ * @layout_id: DSP_FEATURE_LAYOUT_CEPSTRUM_V1,
+ *   DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2 or DSP_FEATURE_LAYOUT_PITCH_V3.
  * @error: return location for a #DSP_ERROR_UNSUPPORTED error.
  *
- * Layout 1 gives dsp_frame_config_init_default()'s bands. Layout 2 has 32
- * bands (24 below 32 kHz), each at least 1 bin (50 Hz) wide, made the same
- * way; at 48 kHz the edges are 0 1 2 3 4 5 6 8 10 12 15 18 22 26 31 37 43
+ * Layout 1 gives dsp_frame_config_init_default()'s bands. Layouts 2 and 3
+ * have 32 bands (24 below 32 kHz), each at least 1 bin (50 Hz) wide, made
+ * the same way; at 48 kHz the edges are 0 1 2 3 4 5 6 8 10 12 15 18 22 26 31 37 43
  * 50 59 69 80 93 108 126 146 170 197 229 266 308 357 414 480.
  *
  * Returns: TRUE, or FALSE with @error set and @cfg untouched.
@@ -85,11 +85,11 @@ dsp_frame_config_init_layout (DspFrameConfig *cfg, guint sample_rate,
   g_return_val_if_fail (cfg != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (layout_id != DSP_FEATURE_LAYOUT_CEPSTRUM_V1
-      && layout_id != DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2) {
+  if (dsp_feature_layout_n_features (layout_id, DSP_FEATURE_N_DELTA) == 0) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
-        "feature layout %u is unknown (supported: %u, %u)", layout_id,
-        DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2);
+        "feature layout %u is unknown (supported: %u, %u, %u)", layout_id,
+        DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
+        DSP_FEATURE_LAYOUT_PITCH_V3);
     return FALSE;
   }
 
@@ -205,9 +205,9 @@ dsp_frame_config_validate (const DspFrameConfig *cfg, GError **error)
   if (dsp_feature_layout_n_features (cfg->feature_layout_id, cfg->n_bands)
       == 0) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
-        "feature_layout_id %u is unknown (supported: %u, %u)",
+        "feature_layout_id %u is unknown (supported: %u, %u, %u)",
         cfg->feature_layout_id, DSP_FEATURE_LAYOUT_CEPSTRUM_V1,
-        DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2);
+        DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, DSP_FEATURE_LAYOUT_PITCH_V3);
     return FALSE;
   }
   if (cfg->n_bands < DSP_FEATURE_N_DELTA) {

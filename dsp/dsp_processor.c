@@ -34,6 +34,7 @@
 #include "dsp_error.h"
 #include "dsp_features.h"
 #include "dsp_frame_config.h"
+#include "dsp_pitch.h"
 #include "dsp_processor.h"
 #include "dsp_stft.h"
 
@@ -54,6 +55,7 @@ struct _DspProcessor
   guint n_features;
   gsize stft_history;     /* floats per channel */
   gsize features_history; /* floats per channel */
+  gsize pitch_history;    /* floats per channel, 0 below layout 3 */
   gsize history_per_channel;
   gsize history_size; /* floats, all channels + partial position */
   gsize state_size;   /* floats of hidden state */
@@ -69,6 +71,7 @@ struct _DspProcessor
   gfloat *gate_hold;      /* owned; channels; frames the gate stays open */
   DspStft **stft;         /* owned, one per channel */
   DspFeatures **features; /* owned, one per channel */
+  DspPitch **pitch;       /* owned, one per channel; NULL below layout 3 */
   gfloat *in_frame;       /* owned; channels x hop, partial frame */
   gfloat *out_frame;      /* owned; channels x hop, pending output */
   guint pos;              /* samples in the partial frame */
@@ -78,6 +81,7 @@ struct _DspProcessor
   gfloat *hidden;         /* owned; state_size */
   gfloat *history;        /* owned; history_size */
   gfloat *spectrum;       /* owned; channels x n_bins x 2 */
+  gfloat *pitch_spectrum; /* owned; n_bins x 2, layout 3 only */
   gfloat *feature_rows;   /* owned; channels x n_features */
   gfloat *band_gains;     /* owned; channels x n_bands */
   gfloat *vad;            /* owned; channels */
@@ -97,6 +101,9 @@ save_history (DspProcessor *self, gfloat *history)
     p += self->stft_history;
     dsp_features_save_history (self->features[c], p);
     p += self->features_history;
+    if (self->pitch != NULL)
+      dsp_pitch_save_history (self->pitch[c], p);
+    p += self->pitch_history;
     memcpy (p, self->in_frame + c * self->hop, self->hop * sizeof (gfloat));
     p += self->hop;
     memcpy (p, self->out_frame + c * self->hop, self->hop * sizeof (gfloat));
@@ -130,6 +137,9 @@ load_history (DspProcessor *self, gfloat *history)
     p += self->stft_history;
     dsp_features_load_history (self->features[c], p);
     p += self->features_history;
+    if (self->pitch != NULL)
+      dsp_pitch_load_history (self->pitch[c], p);
+    p += self->pitch_history;
     memcpy (self->in_frame + c * self->hop, p, self->hop * sizeof (gfloat));
     p += self->hop;
     memcpy (self->out_frame + c * self->hop, p, self->hop * sizeof (gfloat));
@@ -187,11 +197,21 @@ allocate_working_memory (DspProcessor *self)
     self->stft[c] = dsp_stft_new (&self->cfg);
     self->features[c] = dsp_features_new (&self->cfg);
   }
+  /* Only layout 3 reads the pitch, so only its snapshots carry the input
+   * samples the pitch search needs. */
+  if (self->cfg.feature_layout_id == DSP_FEATURE_LAYOUT_PITCH_V3) {
+    self->pitch = g_new0 (DspPitch *, self->channels);
+    for (c = 0; c < self->channels; c++)
+      self->pitch[c] = dsp_pitch_new (&self->cfg);
+    self->pitch_history = dsp_pitch_history_size (self->pitch[0]);
+    self->pitch_spectrum = g_new0 (gfloat, (gsize) self->n_bins * 2);
+  }
   self->stft_history = dsp_stft_history_size (self->stft[0]);
   self->features_history = dsp_features_history_size (self->features[0]);
-  /* Per channel: STFT, features, partial frame, pending output, gate. */
-  self->history_per_channel
-      = self->stft_history + self->features_history + 2 * self->hop + 1;
+  /* Per channel: STFT, features, pitch, partial frame, pending output,
+   * gate. */
+  self->history_per_channel = self->stft_history + self->features_history
+      + self->pitch_history + 2 * self->hop + 1;
   self->history_size = self->channels * self->history_per_channel + 2;
   self->latency = latency_of (&self->cfg);
   g_warn_if_fail (
@@ -280,9 +300,13 @@ dsp_processor_free (DspProcessor *self)
   for (c = 0; c < self->channels && self->stft != NULL; c++) {
     dsp_stft_free (self->stft[c]);
     dsp_features_free (self->features[c]);
+    if (self->pitch != NULL)
+      dsp_pitch_free (self->pitch[c]);
   }
   g_free (self->stft);
   g_free (self->features);
+  g_free (self->pitch);
+  g_free (self->pitch_spectrum);
   g_free (self->in_frame);
   g_free (self->out_frame);
   g_free (self->hidden);
@@ -674,14 +698,22 @@ static void
 run_frame (DspProcessor *self, DspProcessorReport *report)
 {
   gsize bins2 = (gsize) self->n_bins * 2;
+  gfloat energies[DSP_MAX_BANDS];
   guint c;
 
   for (c = 0; c < self->channels; c++) {
     gfloat *spectrum = self->spectrum + c * bins2;
+    const gfloat *in = self->in_frame + c * self->hop;
+    gfloat *row = self->feature_rows + c * self->n_features;
 
-    dsp_stft_analyze (self->stft[c], self->in_frame + c * self->hop, spectrum);
-    dsp_features_compute (self->features[c], spectrum,
-        self->feature_rows + c * self->n_features, NULL);
+    dsp_stft_analyze (self->stft[c], in, spectrum);
+    dsp_features_compute (self->features[c], spectrum, row, energies);
+    if (self->pitch != NULL) {
+      dsp_pitch_analyze (self->pitch[c], in, self->pitch_spectrum);
+      dsp_pitch_features (self->pitch[c], self->features[c], energies, spectrum,
+          self->pitch_spectrum,
+          row + DSP_PITCH_FEATURES_OFFSET (self->n_bands));
+    }
   }
   dsp_model_forward (self->model, self->feature_rows, self->hidden,
       self->channels, self->band_gains, self->vad, self->scratch);

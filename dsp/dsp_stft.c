@@ -28,6 +28,15 @@ struct _DspStft
   gfloat *synthesis_mem; /* in history: overlap-add tail, hop floats */
 };
 
+/* w[n] = sin (pi / 2 * sin^2 (pi * (n + 0.5) / window)) */
+static gdouble
+vorbis_window (guint n, guint window)
+{
+  gdouble s = sin (G_PI * (n + 0.5) / window);
+
+  return sin (G_PI / 2 * s * s);
+}
+
 /**
  * dsp_stft_new:
  * @cfg: a configuration that passes dsp_frame_config_validate(); only hop
@@ -62,17 +71,32 @@ dsp_stft_new (const DspFrameConfig *cfg)
   self->analysis_mem = self->history;
   self->synthesis_mem = self->history + self->hop;
 
-  for (n = 0; n < self->window; n++) {
-    double s = sin (G_PI * (n + 0.5) / self->window);
-    double w = sin (G_PI / 2 * s * s);
-
-    /* The 1 / window undoes the unscaled inverse FFT, so spectra are
-     * normalized DFTs and do not grow with the window length. */
-    self->analysis_window[n] = (gfloat) (w / self->window);
-    self->synthesis_window[n] = (gfloat) w;
-  }
+  dsp_stft_fill_analysis_window (cfg, self->analysis_window);
+  for (n = 0; n < self->window; n++)
+    self->synthesis_window[n] = vorbis_window (n, self->window);
 
   return self;
+}
+
+/**
+ * dsp_stft_fill_analysis_window:
+ * @cfg: a frame configuration (only its window is used).
+ * @out: window floats: the analysis window, the Vorbis window divided by
+ *   the window length.
+ *
+ * The 1 / window undoes the unscaled inverse FFT, so spectra are normalized
+ * DFTs and do not grow with the window length; anything transformed with
+ * this window (the pitch analysis) is on the STFT's scale.
+ */
+void
+dsp_stft_fill_analysis_window (const DspFrameConfig *cfg, gfloat *out)
+{
+  guint n;
+
+  g_return_if_fail (cfg != NULL && out != NULL);
+
+  for (n = 0; n < cfg->window; n++)
+    out[n] = (gfloat) (vorbis_window (n, cfg->window) / cfg->window);
 }
 
 /**

@@ -16,6 +16,8 @@ DspStft *dsp_stft_new (const DspFrameConfig *cfg);
 
 void dsp_stft_free (DspStft *self);
 
+void dsp_stft_fill_analysis_window (const DspFrameConfig *cfg, gfloat *out);
+
 void dsp_stft_reset (DspStft *self);
 
 guint dsp_stft_get_delay (const DspStft *self);

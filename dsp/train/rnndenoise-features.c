@@ -10,6 +10,7 @@
  * it: one DspStft and DspFeatures per signal, one row per 10 ms frame:
  *
  *   features   n_features floats: dsp_features_compute() on the noisy mix
+ *              (and, for layout 3, dsp_pitch_features())
  *   gains      n_bands floats: sqrt (E_clean[b] / E_noisy[b]) clipped to
  *              0..1, from dsp_features_band_energies(); -1 where both
  *              energies are below GAIN_SILENCE (nothing to learn there)
@@ -17,7 +18,7 @@
  *              on the clean frame energy relative to the pair's loudest
  *              frame; 0 throughout if the clean signal is silent)
  *
- * --layout picks the feature layout (1, the default, or 2) and with it the
+ * --layout picks the feature layout (1, the default, 2 or 3) and with it the
  * bands (dsp_frame_config_init_layout()). --rate is the sample rate of the
  * frames (48000 by default); WAV files at an integer multiple of it are
  * low-pass filtered and decimated first (train_load_audio()), so the 48 kHz
@@ -50,6 +51,7 @@
 
 #include "dsp/dsp_features.h"
 #include "dsp/dsp_frame_config.h"
+#include "dsp/dsp_pitch.h"
 #include "dsp/dsp_stft.h"
 #include "train_io.h"
 
@@ -81,6 +83,7 @@ typedef struct
   DspStft *clean_stft;       /* owned */
   DspFeatures *features;     /* owned; noisy features */
   DspFeatures *clean_energy; /* owned; only its band energies are used */
+  DspPitch *pitch;           /* owned; noisy pitch, layout 3 only */
 } Extractor;
 
 /* Band gains of one frame from the clean and noisy band energies. */
@@ -156,6 +159,7 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
   guint masked_from = first_band_above (&ex->cfg, bandwidth_hz);
   gfloat noisy[DSP_MAX_HOP];
   gfloat noisy_spec[2 * DSP_MAX_BINS], clean_spec[2 * DSP_MAX_BINS];
+  gfloat pitch_spec[2 * DSP_MAX_BINS];
   gfloat noisy_e[DSP_MAX_BANDS], clean_e[DSP_MAX_BANDS];
   guint hop = ex->cfg.hop, n_bands = ex->cfg.n_bands;
   guint n_frames = (guint) (n / hop), t, i, b;
@@ -164,6 +168,8 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
   dsp_stft_reset (ex->noisy_stft);
   dsp_stft_reset (ex->clean_stft);
   dsp_features_reset (ex->features);
+  if (ex->pitch != NULL)
+    dsp_pitch_reset (ex->pitch);
 
   for (t = 0; t < n_frames; t++) {
     const gfloat *c = clean + (gsize) t * hop;
@@ -175,6 +181,11 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
     dsp_stft_analyze (ex->noisy_stft, noisy, noisy_spec);
     dsp_stft_analyze (ex->clean_stft, c, clean_spec);
     dsp_features_compute (ex->features, noisy_spec, row, noisy_e);
+    if (ex->pitch != NULL) {
+      dsp_pitch_analyze (ex->pitch, noisy, pitch_spec);
+      dsp_pitch_features (ex->pitch, ex->features, noisy_e, noisy_spec,
+          pitch_spec, row + DSP_PITCH_FEATURES_OFFSET (n_bands));
+    }
     dsp_features_band_energies (ex->clean_energy, clean_spec, clean_e);
     ideal_gains (n_bands, clean_e, noisy_e, row + ex->n_features);
     for (b = masked_from; b < n_bands; b++)
@@ -376,6 +387,8 @@ run (gchar **pairs, guint32 layout, guint rate, const gchar *out_path,
   ex.clean_stft = dsp_stft_new (&ex.cfg);
   ex.features = dsp_features_new (&ex.cfg);
   ex.clean_energy = dsp_features_new (&ex.cfg);
+  if (layout == DSP_FEATURE_LAYOUT_PITCH_V3)
+    ex.pitch = dsp_pitch_new (&ex.cfg);
   ex.n_features = dsp_features_get_n_features (ex.features);
   ex.row_size = ex.n_features + ex.cfg.n_bands + 1;
   head.cfg = ex.cfg;
@@ -413,6 +426,7 @@ run (gchar **pairs, guint32 layout, guint rate, const gchar *out_path,
   dsp_stft_free (ex.clean_stft);
   dsp_features_free (ex.features);
   dsp_features_free (ex.clean_energy);
+  dsp_pitch_free (ex.pitch);
   return ok;
 }
 

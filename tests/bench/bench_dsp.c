@@ -33,6 +33,7 @@
 
 #include "dsp/dsp_features.h"
 #include "dsp/dsp_frame_config.h"
+#include "dsp/dsp_pitch.h"
 #include "dsp/dsp_processor.h"
 #include "dsp/dsp_stft.h"
 #include "tests/unit/model_helper.h"
@@ -169,6 +170,7 @@ typedef struct
   DspModel *model;
   DspStft *stft;
   DspFeatures *feat;
+  DspPitch *pitch; /* feature layout 3 only */
   const gfloat *x;
   guint bins;
   gfloat *spectra;  /* n_frames spectra, pre-faulted */
@@ -176,6 +178,7 @@ typedef struct
   gfloat *hidden;
   gfloat *scratch;
   gfloat *work; /* one spectrum: the gains stage must not compound */
+  gfloat *pitch_spectrum;
 } StageData;
 
 static void
@@ -194,6 +197,22 @@ stage_features (gpointer data, guint f)
 
   dsp_features_compute (d->feat, d->spectra + (gsize) f * d->bins * 2,
       d->features + (gsize) f * DSP_MAX_FEATURES, NULL);
+}
+
+/* Layout 3's pitch part: the period search, the spectrum one period back
+ * and the bands' correlations (the band energies come from the features
+ * stage, as in the processor). */
+static void
+stage_pitch (gpointer data, guint f)
+{
+  StageData *d = data;
+  const gfloat *spectrum = d->spectra + (gsize) f * d->bins * 2;
+  gfloat energies[DSP_MAX_BANDS];
+
+  dsp_features_band_energies (d->feat, spectrum, energies);
+  dsp_pitch_analyze (d->pitch, d->x + (gsize) f * hop, d->pitch_spectrum);
+  dsp_pitch_features (d->pitch, d->feat, energies, spectrum, d->pitch_spectrum,
+      d->features + (gsize) f * DSP_MAX_FEATURES);
 }
 
 static void
@@ -263,11 +282,18 @@ bench_stages (DspModel *f32, DspModel *s8, const gfloat *x, guint n_frames)
   d.hidden = g_new0 (gfloat, dsp_model_state_size (f32, 1));
   d.scratch = g_new0 (gfloat, scratch + 1);
   d.work = g_new0 (gfloat, d.bins * 2);
+  d.pitch_spectrum = g_new0 (gfloat, d.bins * 2);
+  d.pitch = cfg->feature_layout_id == DSP_FEATURE_LAYOUT_PITCH_V3
+      ? dsp_pitch_new (cfg)
+      : NULL;
 
   print_figure ("analysis_ns_per_frame",
       time_stage (stage_analysis, &d, n_frames), "ns");
   print_figure ("features_ns_per_frame",
       time_stage (stage_features, &d, n_frames), "ns");
+  if (d.pitch != NULL)
+    print_figure ("pitch_ns_per_frame", time_stage (stage_pitch, &d, n_frames),
+        "ns");
   print_figure ("network_f32_ns_per_frame",
       time_stage (stage_network, &d, n_frames), "ns");
   d.model = s8;
@@ -281,6 +307,8 @@ bench_stages (DspModel *f32, DspModel *s8, const gfloat *x, guint n_frames)
 
   dsp_stft_free (d.stft);
   dsp_features_free (d.feat);
+  dsp_pitch_free (d.pitch);
+  g_free (d.pitch_spectrum);
   g_free (d.spectra);
   g_free (d.features);
   g_free (d.hidden);

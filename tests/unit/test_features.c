@@ -430,9 +430,66 @@ START_TEST (test_config_layout2)
   ck_assert_uint_eq (cfg.n_bands, 24);
   ck_assert (dsp_frame_config_validate (&cfg, NULL));
 
-  ck_assert (!dsp_frame_config_init_layout (&cfg, 48000, 3, &error));
+  ck_assert (!dsp_frame_config_init_layout (&cfg, 48000, 4, &error));
   ck_assert (g_error_matches (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED));
+  ck_assert_ptr_nonnull (strstr (error->message, "supported: 1, 2, 3"));
   g_clear_error (&error);
+}
+END_TEST
+
+/* Layout 3 has layout 2's bands and history; its rows add the pitch part
+ * (n_bands + DSP_FEATURE_N_PITCH values, dsp_pitch_features(), tested in
+ * test_pitch), after layout 2's values, which it computes alike. */
+START_TEST (test_config_layout3)
+{
+  DspFrameConfig cfg2, cfg3;
+  g_autoptr (DspFeatures) feat2 = NULL;
+  g_autoptr (DspFeatures) feat3 = NULL;
+  g_autoptr (DspStft) stft = NULL;
+  gfloat spectrum[2 * DSP_MAX_BINS], row2[DSP_MAX_FEATURES];
+  gfloat row3[DSP_MAX_FEATURES], in[DSP_MAX_HOP];
+  guint rates[] = { 48000, 16000 }, r, t, n;
+
+  for (r = 0; r < G_N_ELEMENTS (rates); r++) {
+    ck_assert (dsp_frame_config_init_layout (&cfg2, rates[r],
+        DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
+    ck_assert (dsp_frame_config_init_layout (&cfg3, rates[r],
+        DSP_FEATURE_LAYOUT_PITCH_V3, NULL));
+    ck_assert (dsp_frame_config_validate (&cfg3, NULL));
+    ck_assert_uint_eq (cfg3.n_bands, cfg2.n_bands);
+    ck_assert_int_eq (memcmp (cfg3.band_edges, cfg2.band_edges,
+                          sizeof (cfg2.band_edges)),
+        0);
+    ck_assert_uint_eq (dsp_feature_layout_n_features (
+                           DSP_FEATURE_LAYOUT_PITCH_V3, cfg3.n_bands),
+        3 * cfg3.n_bands + 2 * DSP_FEATURE_N_DELTA + DSP_FEATURE_N_PITCH);
+    ck_assert_uint_eq (DSP_PITCH_FEATURES_OFFSET (cfg3.n_bands),
+        dsp_feature_layout_n_features (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
+            cfg3.n_bands));
+    ck_assert_uint_le (dsp_feature_layout_n_features (
+                           DSP_FEATURE_LAYOUT_PITCH_V3, DSP_MAX_BANDS),
+        DSP_MAX_FEATURES);
+
+    feat2 = dsp_features_new (&cfg2);
+    feat3 = dsp_features_new (&cfg3);
+    stft = dsp_stft_new (&cfg3);
+    ck_assert_uint_eq (dsp_features_history_size (feat3),
+        dsp_features_history_size (feat2));
+    for (t = 0; t < 20; t++) {
+      for (n = 0; n < cfg3.hop; n++)
+        in[n] = 0.1f * sinf (0.01f * (gfloat) (t * cfg3.hop + n) * (1 + t));
+      dsp_stft_analyze (stft, in, spectrum);
+      dsp_features_compute (feat2, spectrum, row2, NULL);
+      dsp_features_compute (feat3, spectrum, row3, NULL);
+      ck_assert_int_eq (memcmp (row2, row3,
+                            sizeof (gfloat)
+                                * DSP_PITCH_FEATURES_OFFSET (cfg3.n_bands)),
+          0);
+    }
+    g_clear_pointer (&feat2, dsp_features_free);
+    g_clear_pointer (&feat3, dsp_features_free);
+    g_clear_pointer (&stft, dsp_stft_free);
+  }
 }
 END_TEST
 
@@ -716,6 +773,7 @@ features_suite (void)
 
   tc = tcase_create ("noise-floor");
   tcase_add_test (tc, test_config_layout2);
+  tcase_add_test (tc, test_config_layout3);
   tcase_add_test (tc, test_features_noise_floor);
   suite_add_tcase (s, tc);
 

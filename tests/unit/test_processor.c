@@ -37,6 +37,25 @@ random_model (DspWeightType type)
   return model;
 }
 
+static DspModel *
+random_model_layout (guint32 layout)
+{
+  ModelHelperSpec spec;
+  DspModel *model;
+  GBytes *bytes;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 77);
+  ck_assert (dsp_frame_config_init_layout (&spec.config, RATE, layout, NULL));
+  spec.layers[0].input_size
+      = dsp_feature_layout_n_features (layout, spec.config.n_bands);
+  spec.layers[3].output_size = spec.config.n_bands;
+  bytes = model_helper_build (&spec);
+  model = dsp_model_new_from_bytes (bytes, NULL);
+  ck_assert_ptr_nonnull (model);
+  g_bytes_unref (bytes);
+  return model;
+}
+
 /* Speech-like test signal: a few harmonics with a wobbling pitch plus noise,
  * different per channel. */
 static gfloat *
@@ -258,11 +277,14 @@ END_TEST
 /* Split points for migration, in samples: frame boundaries and mid-frame. */
 static const guint split_points[] = { 1, 479, 480, 481, 2400, 5003, 9600 };
 
+/* Float, int8 and a feature layout 3 model (whose snapshots also carry the
+ * pitch search's input history), at each split point. */
 START_TEST (test_export_import_continuation)
 {
-  DspWeightType type = _i % 2 ? DSP_WEIGHT_S8 : DSP_WEIGHT_F32;
-  guint split = split_points[_i / 2];
-  DspModel *model = random_model (type);
+  guint split = split_points[_i / 3];
+  DspModel *model = _i % 3 == 2
+      ? random_model_layout (DSP_FEATURE_LAYOUT_PITCH_V3)
+      : random_model (_i % 3 ? DSP_WEIGHT_S8 : DSP_WEIGHT_F32);
   guint channels = 2, n = SIGNAL_SAMPLES / 2;
   gfloat *x = make_signal (n, channels, 3);
   gfloat *whole = g_new (gfloat, (gsize) n * channels);
@@ -389,9 +411,12 @@ START_TEST (test_side_output_formats)
 }
 END_TEST
 
+/* With the default layout and with layout 3 (whose pitch search keeps the
+ * input's history). */
 START_TEST (test_nonfinite_input)
 {
-  DspModel *model = random_model (DSP_WEIGHT_F32);
+  DspModel *model = _i ? random_model_layout (DSP_FEATURE_LAYOUT_PITCH_V3)
+                       : random_model (DSP_WEIGHT_F32);
   DspProcessor *p = dsp_processor_new (model, 1, NULL);
   gfloat *x = make_signal (10 * HOP, 1, 13), *y = g_new (gfloat, 10 * HOP);
   gfloat hidden[1024];
@@ -684,25 +709,6 @@ START_TEST (test_speech_protection)
 }
 END_TEST
 
-static DspModel *
-random_model_layout (guint32 layout)
-{
-  ModelHelperSpec spec;
-  DspModel *model;
-  GBytes *bytes;
-
-  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 77);
-  ck_assert (dsp_frame_config_init_layout (&spec.config, RATE, layout, NULL));
-  spec.layers[0].input_size
-      = dsp_feature_layout_n_features (layout, spec.config.n_bands);
-  spec.layers[3].output_size = spec.config.n_bands;
-  bytes = model_helper_build (&spec);
-  model = dsp_model_new_from_bytes (bytes, NULL);
-  ck_assert_ptr_nonnull (model);
-  g_bytes_unref (bytes);
-  return model;
-}
-
 /* Output energy of @x (@n samples, mono) through @model with the given
  * speech protection and stationary suppression; the output goes to @y
  * (n + 2 * HOP floats) if given. */
@@ -982,14 +988,14 @@ processor_suite (void)
 
   tc = tcase_create ("migration");
   tcase_add_loop_test (tc, test_export_import_continuation, 0,
-      2 * G_N_ELEMENTS (split_points));
+      3 * G_N_ELEMENTS (split_points));
   tcase_add_test (tc, test_import_refused_keeps_state);
   tcase_add_test (tc, test_side_output_formats);
   tcase_add_test (tc, test_take_pending_import);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("bad-input");
-  tcase_add_test (tc, test_nonfinite_input);
+  tcase_add_loop_test (tc, test_nonfinite_input, 0, 2);
   tcase_add_test (tc, test_denormals_and_fp_mode);
   suite_add_tcase (s, tc);
 
