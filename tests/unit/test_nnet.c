@@ -320,6 +320,16 @@ START_TEST (test_kernels_identical)
     dsp_matrix_gemv (&m, x, bias, b);
     ck_assert (memcmp (a, b, sizeof (a)) == 0);
 
+    /* 63 rows: the AVX2 kernel's groups of four and the rows after them. */
+    memset (a, 0, sizeof (a));
+    memset (b, 0, sizeof (b));
+    m = (DspMatrix){ DSP_WEIGHT_F32, 63, cols, w, NULL, NULL };
+    dsp_dense_set_portable_only (FALSE);
+    dsp_matrix_gemv (&m, x, bias, a);
+    dsp_dense_set_portable_only (TRUE);
+    dsp_matrix_gemv (&m, x, bias, b);
+    ck_assert (memcmp (a, b, sizeof (a)) == 0);
+
     m = (DspMatrix){ DSP_WEIGHT_S8, 64, cols, NULL, q, scale };
     dsp_dense_set_portable_only (FALSE);
     dsp_matrix_gemv (&m, x, bias, a);
@@ -353,6 +363,36 @@ START_TEST (test_fast_activations_accuracy)
 }
 END_TEST
 
+/* The four-lane activations give the scalar ones' bits, lane by lane,
+ * clamps, infinities and NaN included. */
+START_TEST (test_vector_activations_identical)
+{
+  static const gfloat special[] = { 0.0f, -0.0f, 9.0f, -9.0f, 9.000001f, 18.0f,
+    -18.0f, 1e30f, -1e30f, INFINITY, -INFINITY, NAN, 1e-30f, -1e-40f };
+  gfloat in[4], want_tanh[4], want_sigmoid[4], got_tanh[4], got_sigmoid[4];
+  guint n = 0, i, k;
+
+  for (i = 0; i < 400000 + G_N_ELEMENTS (special); i++) {
+    in[n] = i < G_N_ELEMENTS (special) ? special[i]
+                                       : (gfloat) (i - 200000) * 1e-4f;
+    want_tanh[n] = dsp_tanh (in[n]);
+    want_sigmoid[n] = dsp_sigmoid (in[n]);
+    if (++n < 4)
+      continue;
+    n = 0;
+    dsp_vec4_store (got_tanh, dsp_tanh4 (dsp_vec4_load (in)));
+    dsp_vec4_store (got_sigmoid, dsp_sigmoid4 (dsp_vec4_load (in)));
+    for (k = 0; k < 4; k++) {
+      ck_assert_msg (memcmp (&got_tanh[k], &want_tanh[k], 4) == 0,
+          "tanh (%g): %.9g, scalar %.9g", in[k], got_tanh[k], want_tanh[k]);
+      ck_assert_msg (memcmp (&got_sigmoid[k], &want_sigmoid[k], 4) == 0,
+          "sigmoid (%g): %.9g, scalar %.9g", in[k], got_sigmoid[k],
+          want_sigmoid[k]);
+    }
+  }
+}
+END_TEST
+
 static Suite *
 nnet_suite (void)
 {
@@ -376,6 +416,7 @@ nnet_suite (void)
   tc = tcase_create ("activation");
   tcase_add_test (tc, test_activation_limits);
   tcase_add_test (tc, test_fast_activations_accuracy);
+  tcase_add_test (tc, test_vector_activations_identical);
   suite_add_tcase (s, tc);
 
   return s;
