@@ -193,6 +193,39 @@ dsp_features_get_n_features (const DspFeatures *self)
   return self->n_features;
 }
 
+/* Sums per-bin values into the bands with the triangular weights: band b
+ * gets, in bin order, (1 - f) v[k] from the bins whose first band it is
+ * and f v[k] from those whose second band it is. Bands only move up with
+ * the bins, so the two open sums stay in registers (adding straight into
+ * @bands would wait on memory at every bin); the additions are the same,
+ * in the same order, starting from 0. */
+static void
+sum_into_bands (const DspFeatures *self, const gfloat *values, gfloat *bands)
+{
+  gfloat open_lo = 0.0f, open_hi = 0.0f; /* bands cur and cur + 1 */
+  guint cur = 0, b, k;
+
+  for (k = 0; k < self->n_bins; k++) {
+    gfloat hi = self->bin_frac[k] * values[k];
+
+    while (cur < self->bin_lo[k]) {
+      bands[cur++] = open_lo;
+      open_lo = open_hi;
+      open_hi = 0.0f;
+    }
+    open_lo += values[k] - hi;
+    if (self->bin_hi[k] == cur)
+      open_lo += hi;
+    else
+      open_hi += hi;
+  }
+  bands[cur] = open_lo;
+  for (b = cur + 1; b < self->n_bands; b++) {
+    bands[b] = open_hi;
+    open_hi = 0.0f;
+  }
+}
+
 /**
  * dsp_features_band_energies:
  * @self: a #DspFeatures.
@@ -208,21 +241,18 @@ void
 dsp_features_band_energies (const DspFeatures *self, const gfloat *spectrum,
     gfloat *band_energies)
 {
-  guint b, k;
+  gfloat power[DSP_MAX_BINS];
+  guint k;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (spectrum != NULL && band_energies != NULL);
 
-  for (b = 0; b < self->n_bands; b++)
-    band_energies[b] = 0.0f;
   for (k = 0; k < self->n_bins; k++) {
     gfloat re = spectrum[2 * k], im = spectrum[2 * k + 1];
-    gfloat p = re * re + im * im;
-    gfloat hi = self->bin_frac[k] * p;
 
-    band_energies[self->bin_lo[k]] += p - hi;
-    band_energies[self->bin_hi[k]] += hi;
+    power[k] = re * re + im * im;
   }
+  sum_into_bands (self, power, band_energies);
 }
 
 /**
@@ -235,32 +265,22 @@ dsp_features_band_energies (const DspFeatures *self, const gfloat *spectrum,
  * @band_cross: n_bands floats: the sum over bins k of weight_b (k) *
  *   Re (A[k] conj (B[k])), the band's cross energy (its energy for a = b).
  *
- * Both in one pass over the bins. Never allocates.
+ * Never allocates.
  */
 void
 dsp_features_band_cross (const DspFeatures *self, const gfloat *a,
     const gfloat *b, gfloat *b_energies, gfloat *band_cross)
 {
+  gfloat cross[DSP_MAX_BINS];
   guint k;
 
   g_return_if_fail (self != NULL && a != NULL && b != NULL);
   g_return_if_fail (b_energies != NULL && band_cross != NULL);
 
-  for (k = 0; k < self->n_bands; k++) {
-    b_energies[k] = 0.0f;
-    band_cross[k] = 0.0f;
-  }
-  for (k = 0; k < self->n_bins; k++) {
-    gfloat re = b[2 * k], im = b[2 * k + 1];
-    gfloat p = a[2 * k] * re + a[2 * k + 1] * im;
-    gfloat e = re * re + im * im;
-    gfloat f = self->bin_frac[k];
-
-    band_cross[self->bin_lo[k]] += p - f * p;
-    band_cross[self->bin_hi[k]] += f * p;
-    b_energies[self->bin_lo[k]] += e - f * e;
-    b_energies[self->bin_hi[k]] += f * e;
-  }
+  dsp_features_band_energies (self, b, b_energies);
+  for (k = 0; k < self->n_bins; k++)
+    cross[k] = a[2 * k] * b[2 * k] + a[2 * k + 1] * b[2 * k + 1];
+  sum_into_bands (self, cross, band_cross);
 }
 
 /**

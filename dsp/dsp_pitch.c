@@ -238,12 +238,14 @@ coarse_period (DspPitch *self)
   gdouble *corr = self->lag_corr;
   guint best_lag = lo, lag, i, k;
 
-  for (i = 0; i < n; i++) {
-    gfloat sum = 0.0f;
-
-    for (k = 0; k < d; k++)
-      sum += self->history[i * d + k];
-    self->coarse[i] = sum;
+  /* Each coarse sample is 0 + x[i d] + x[i d + 1] + ..., in that order;
+   * adding one offset k to all of them at a time keeps that order while the
+   * additions of one pass do not wait on each other. */
+  for (i = 0; i < n; i++)
+    self->coarse[i] = 0.0f;
+  for (k = 0; k < d; k++) {
+    for (i = 0; i < n; i++)
+      self->coarse[i] += self->history[i * d + k];
   }
   coarse_correlations (self, n, len);
   prefix_energies (self->coarse, n, energy);
@@ -326,7 +328,15 @@ dsp_pitch_analyze (DspPitch *self, const gfloat *in, gfloat *pitch_spectrum)
   refine_period (self, coarse_period (self));
 
   past = self->history + self->history_len - self->window - self->period;
-  for (n = 0; n < self->window; n++)
+  for (n = 0; n + 4 <= self->window; n += 4) {
+    DspPitchLanes x, w;
+
+    memcpy (&x, past + n, sizeof (x));
+    memcpy (&w, self->analysis_window + n, sizeof (w));
+    x *= w;
+    memcpy (self->frame + n, &x, sizeof (x));
+  }
+  for (; n < self->window; n++)
     self->frame[n] = past[n] * self->analysis_window[n];
   dsp_fft_forward (self->fft, self->frame, pitch_spectrum);
 }
