@@ -31,6 +31,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "dsp_dense.h"
 #include "dsp_error.h"
 #include "dsp_features.h"
 #include "dsp_frame_config.h"
@@ -114,6 +115,28 @@ save_history (DspProcessor *self, gfloat *history)
   p[1] = (gfloat) self->preroll;
 }
 
+/* TRUE if all @n values lie within +-SAMPLE_LIMIT (NaN does not): the
+ * check every call makes, four values at a time, before the slower repair
+ * that only a damaged import needs. */
+static gboolean
+all_within_limit (const gfloat *values, gsize n)
+{
+  DspVec4 limit = dsp_vec4_splat (SAMPLE_LIMIT);
+  DspMask4 outside = { 0, 0, 0, 0 };
+  gsize i;
+
+  for (i = 0; i + 4 <= n; i += 4) {
+    DspVec4 v = dsp_vec4_load (values + i);
+
+    outside |= ~((v <= limit) & (v >= -limit));
+  }
+  for (; i < n; i++) {
+    if (!(values[i] <= SAMPLE_LIMIT && values[i] >= -SAMPLE_LIMIT))
+      return FALSE;
+  }
+  return (outside[0] | outside[1] | outside[2] | outside[3]) == 0;
+}
+
 /* An imported history passed the snapshot checks but its values are not
  * trusted: non-finite values become silence, and every value is clipped to
  * the range input samples are clipped to (huge but finite history values
@@ -127,10 +150,12 @@ load_history (DspProcessor *self, gfloat *history)
   gsize i;
   guint c;
 
-  for (i = 0; i + 2 < self->history_size; i++) {
-    if (!isfinite (history[i]))
-      history[i] = 0.0f;
-    history[i] = CLAMP (history[i], -SAMPLE_LIMIT, SAMPLE_LIMIT);
+  if (!all_within_limit (history, self->history_size - 2)) {
+    for (i = 0; i + 2 < self->history_size; i++) {
+      if (!isfinite (history[i]))
+        history[i] = 0.0f;
+      history[i] = CLAMP (history[i], -SAMPLE_LIMIT, SAMPLE_LIMIT);
+    }
   }
   for (c = 0; c < self->channels; c++) {
     dsp_stft_load_history (self->stft[c], p);

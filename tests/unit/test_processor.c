@@ -447,6 +447,48 @@ START_TEST (test_nonfinite_input)
 }
 END_TEST
 
+/* A history that holds NaN, infinities or huge values (what a damaged
+ * import could leave in the slot) is repaired before use: the output stays
+ * finite, and the history written back is finite and within range. With
+ * layout 3, whose history also holds the pitch search's input. */
+START_TEST (test_damaged_history_repaired)
+{
+  DspModel *model = _i ? random_model_layout (DSP_FEATURE_LAYOUT_PITCH_V3)
+                       : random_model (DSP_WEIGHT_F32);
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  RnnStateSlot *slot = dsp_processor_get_slot (p);
+  const RnnStateDescriptor *desc = rnn_state_slot_get_descriptor (slot);
+  gsize n_history = desc->history_size, i;
+  gfloat *x = make_signal (10 * HOP, 1, 21), *y = g_new (gfloat, 10 * HOP);
+  gfloat *hidden = g_new0 (gfloat, rnn_state_descriptor_n_values (desc) + 1);
+  gfloat *history = g_new0 (gfloat, n_history);
+  guint produced;
+
+  dsp_processor_process (p, x, y, 5 * HOP, NULL, NULL, 0, NULL);
+  ck_assert (rnn_state_slot_peek (slot, hidden, history, NULL));
+  for (i = 0; i + 2 < n_history; i += 97)
+    history[i] = (i / 97) % 3 == 0 ? NAN
+        : (i / 97) % 3 == 1        ? -INFINITY
+                                   : 1e30f;
+  rnn_state_slot_writeback (slot, hidden, history, NULL, NULL, 0);
+  produced
+      = dsp_processor_process (p, x + 5 * HOP, y, 5 * HOP, NULL, NULL, 0, NULL);
+  for (i = 0; i < produced; i++)
+    ck_assert_msg (isfinite (y[i]), "sample %" G_GSIZE_FORMAT, i);
+  ck_assert (rnn_state_slot_peek (slot, hidden, history, NULL));
+  for (i = 0; i + 2 < n_history; i++)
+    ck_assert_msg (isfinite (history[i]) && fabsf (history[i]) <= 65536.0f,
+        "history %" G_GSIZE_FORMAT ": %g", i, history[i]);
+
+  g_free (x);
+  g_free (y);
+  g_free (hidden);
+  g_free (history);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+}
+END_TEST
+
 /* Denormal input after loud input, and silence: finite output, and the
  * caller's floating-point mode is restored. */
 START_TEST (test_denormals_and_fp_mode)
@@ -996,6 +1038,7 @@ processor_suite (void)
 
   tc = tcase_create ("bad-input");
   tcase_add_loop_test (tc, test_nonfinite_input, 0, 2);
+  tcase_add_loop_test (tc, test_damaged_history_repaired, 0, 2);
   tcase_add_test (tc, test_denormals_and_fp_mode);
   suite_add_tcase (s, tc);
 
