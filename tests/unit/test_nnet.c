@@ -336,6 +336,15 @@ START_TEST (test_kernels_identical)
     dsp_dense_set_portable_only (TRUE);
     dsp_matrix_gemv (&m, x, bias, b);
     ck_assert (memcmp (a, b, sizeof (a)) == 0);
+
+    memset (a, 0, sizeof (a));
+    memset (b, 0, sizeof (b));
+    m = (DspMatrix){ DSP_WEIGHT_S8, 63, cols, NULL, q, scale };
+    dsp_dense_set_portable_only (FALSE);
+    dsp_matrix_gemv (&m, x, bias, a);
+    dsp_dense_set_portable_only (TRUE);
+    dsp_matrix_gemv (&m, x, bias, b);
+    ck_assert (memcmp (a, b, sizeof (a)) == 0);
   }
   dsp_dense_set_portable_only (FALSE);
   g_rand_free (rand);
