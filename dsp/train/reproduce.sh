@@ -17,12 +17,20 @@
 # more: more voices and rooms rather than more passes over the same ones,
 # whose validation score had stopped improving.
 #
+# From stage PITCH_STAGE (3) on, the network also reads the pitch
+# correlation of each band (feature layout 3, docs/dsp-frames.md): the stage
+# before's network is extended by transfer.py with zero weights on the new
+# inputs (the same gains at first), then that stage and the later ones
+# learn from layout-3 features of the same mixtures (BUILD_DIR/train-data/l3).
+#
 # The 16 kHz model (calls and VoIP run at 16 kHz) learns from the same
 # mixtures, decimated to 16 kHz by rnndenoise-features --rate, with the
-# 16 kHz bands of the same feature layout. It starts from the 48 kHz model
-# (transfer.py: its GRUs, its input layer through a feature map fitted on
-# the paired frames, its gain rows at the new band centres) rather than
-# from scratch, and learns from every set the last 48 kHz stage learnt from.
+# 16 kHz bands of feature layout LAYOUT. It starts from the 48 kHz network
+# without pitch features at the last stage (so that chain is trained to the
+# end too) (transfer.py: its GRUs, its input layer through a feature map
+# fitted on the paired frames, its gain rows at the new band centres) rather
+# than from scratch, and learns from every set the last 48 kHz stage learnt
+# from.
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
@@ -40,7 +48,8 @@
 # 0.001, 8; 0 epochs skips it), TRAIN_BUDGET (600, minutes of training
 # wall time per stage: training stops early rather than pass it, and
 # EPOCHS=K reproduces a run so stopped after K epochs exactly), LAYOUT
-# (feature layout, 2), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2).
+# (feature layout, 2), PITCH_STAGE (the first stage with feature layout 3:
+# 3; 0 never), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
 # festvox-us-slt-hts, and apt-get download access to the data packages
@@ -54,7 +63,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,47p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,56p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -66,6 +75,7 @@ esac
 SEED=${SEED:-1}
 JOBS=${JOBS:-2}
 LAYOUT=${LAYOUT:-2}
+PITCH_STAGE=${PITCH_STAGE:-3}
 SIZES=${SIZES:-64,96,128}
 LR2=${LR2:-0.001}
 LR3=${LR3:-0.0007}
@@ -174,28 +184,48 @@ while [ "$k" -le "$LAST_STAGE" ]; do
   k=$((k + 1))
 done
 
-step "features and targets (the element's C feature code, layout $LAYOUT)"
-for set in train val test test-real; do
-  "$FEATURES" --layout "$LAYOUT" --list "$AUDIO/$set/list.txt" \
-      "$DATA/$set.rndf"
-done
+# Stages from PITCH_STAGE on read feature layout 3 (layout $LAYOUT plus
+# the pitch correlation per band, docs/dsp-frames.md), made from the same
+# lists into $DATA/l3.
+PITCH=no
+if [ "$PITCH_STAGE" -ge 2 ] && [ "$PITCH_STAGE" -le "$LAST_STAGE" ]; then
+  PITCH=yes
+fi
 # Stage k learns, in this order: train.rndf, its higher-SNR variants, then
 # each later set and its higher-SNR variants (each list's gains drawn from
 # its own seed).
-snr_features () {  # LIST SEED OUT
-  $PY "$HERE/snr_variants.py" "$1" "${1%.txt}-snr.txt" --seed "$2"
-  "$FEATURES" --layout "$LAYOUT" --list "${1%.txt}-snr.txt" "$3"
+all_features () {  # LAYOUT DIR
+  step "features and targets (the element's C feature code, layout $1)"
+  mkdir -p "$2"
+  for set in train val test test-real; do
+    "$FEATURES" --layout "$1" --list "$AUDIO/$set/list.txt" "$2/$set.rndf"
+  done
+  if [ "$LAST_STAGE" -ge 2 ]; then
+    "$FEATURES" --layout "$1" --list "$AUDIO/train/list-snr.txt" \
+        "$2/train-snr.rndf"
+  fi
+  k=2
+  while [ "$k" -le "$LAST_STAGE" ]; do
+    list="$DATA/audio-seed$((SEED + k - 1))/train/list.txt"
+    "$FEATURES" --layout "$1" --list "$list" "$2/train$k.rndf"
+    "$FEATURES" --layout "$1" --list "${list%.txt}-snr.txt" \
+        "$2/train$k-snr.rndf"
+    k=$((k + 1))
+  done
 }
 if [ "$LAST_STAGE" -ge 2 ]; then
-  snr_features "$AUDIO/train/list.txt" "$SEED" "$DATA/train-snr.rndf"
+  $PY "$HERE/snr_variants.py" "$AUDIO/train/list.txt" \
+      "$AUDIO/train/list-snr.txt" --seed "$SEED"
 fi
 k=2
 while [ "$k" -le "$LAST_STAGE" ]; do
   list="$DATA/audio-seed$((SEED + k - 1))/train/list.txt"
-  "$FEATURES" --layout "$LAYOUT" --list "$list" "$DATA/train$k.rndf"
-  snr_features "$list" $((SEED + k - 1)) "$DATA/train$k-snr.rndf"
+  $PY "$HERE/snr_variants.py" "$list" "${list%.txt}-snr.txt" \
+      --seed $((SEED + k - 1))
   k=$((k + 1))
 done
+all_features "$LAYOUT" "$DATA"
+[ "$PITCH" = no ] || all_features 3 "$DATA/l3"
 
 step "train, stage 1 (at most $EPOCHS epochs, $TRAIN_BUDGET min)"
 $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
@@ -203,26 +233,53 @@ $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
     --seed "$SEED" --epochs "$EPOCHS" --minutes "$TRAIN_BUDGET" \
     --sizes "$SIZES" --val-manifest "$AUDIO/val/manifest.tsv"
 
-FILES="--also $DATA/train-snr.rndf"
-k=2
-while [ "$k" -le "$LAST_STAGE" ]; do
-  FILES="$FILES --also $DATA/train$k.rndf --also $DATA/train$k-snr.rndf"
-  epochs=$(stage_setting $k EPOCHS)
-  weight=$(stage_setting $k SPEECH_WEIGHT)
+train_stage () {  # STAGE DIR START.pt: DIR/model-stageSTAGE.pt
+  files="--also $2/train-snr.rndf"
+  j=2
+  while [ "$j" -le "$1" ]; do
+    files="$files --also $2/train$j.rndf --also $2/train$j-snr.rndf"
+    j=$((j + 1))
+  done
+  epochs=$(stage_setting "$1" EPOCHS)
+  weight=$(stage_setting "$1" SPEECH_WEIGHT)
   # Stage 2 shuffles with SEED, the later ones with their set's seed.
   seed=$SEED
-  [ "$k" -eq 2 ] || seed=$((SEED + k - 1))
-  step "train, stage $k (at most $epochs epochs, speech weight $weight)"
-  # shellcheck disable=SC2086 # FILES is a list of options
-  $PY "$HERE/train.py" "$DATA/train.rndf" "$DATA/val.rndf" \
-      "$DATA/model-stage$k.pt" $FILES \
-      --init "$DATA/model-stage$((k - 1)).pt" --speech-weight "$weight" \
-      --lr "$(stage_setting $k LR)" --seed "$seed" --epochs "$epochs" \
+  [ "$1" -eq 2 ] || seed=$((SEED + $1 - 1))
+  step "train, stage $1 in $2 (at most $epochs epochs, speech weight $weight)"
+  # shellcheck disable=SC2086 # files is a list of options
+  $PY "$HERE/train.py" "$2/train.rndf" "$2/val.rndf" "$2/model-stage$1.pt" \
+      $files --init "$3" --speech-weight "$weight" \
+      --lr "$(stage_setting "$1" LR)" --seed "$seed" --epochs "$epochs" \
       --epoch-checkpoints --minutes "$TRAIN_BUDGET" \
       --val-manifest "$AUDIO/val/manifest.tsv"
+}
+# Without pitch: every stage. With it, the stages before PITCH_STAGE, and
+# all of them when the 16 kHz model needs the last one (it starts from the
+# network without pitch, as the shipped one did).
+LAST_PLAIN=$LAST_STAGE
+if [ "$PITCH" = yes ] && [ "$EPOCHS16" -eq 0 ]; then
+  LAST_PLAIN=$((PITCH_STAGE - 1))
+fi
+k=2
+while [ "$k" -le "$LAST_PLAIN" ]; do
+  train_stage "$k" "$DATA" "$DATA/model-stage$((k - 1)).pt"
   k=$((k + 1))
 done
-cp "$DATA/model-stage$LAST_STAGE.pt" "$DATA/model.pt"
+FINAL="$DATA"
+if [ "$PITCH" = yes ]; then
+  step "layout 3 starts from stage $((PITCH_STAGE - 1)) (new inputs' weights 0)"
+  $PY "$HERE/transfer.py" "$DATA/model-stage$((PITCH_STAGE - 1)).pt" \
+      "$DATA/train.rndf" "$DATA/l3/train.rndf" "$DATA/l3/model-transfer.pt"
+  start="$DATA/l3/model-transfer.pt"
+  k=$PITCH_STAGE
+  while [ "$k" -le "$LAST_STAGE" ]; do
+    train_stage "$k" "$DATA/l3" "$start"
+    start="$DATA/l3/model-stage$k.pt"
+    k=$((k + 1))
+  done
+  FINAL="$DATA/l3"
+fi
+cp "$FINAL/model-stage$LAST_STAGE.pt" "$DATA/model.pt"
 
 step "export float32 and int8 model files"
 $PY "$HERE/export.py" "$DATA/model.pt" "$DATA/rnndenoise-48k.rnnm" \
@@ -230,9 +287,9 @@ $PY "$HERE/export.py" "$DATA/model.pt" "$DATA/rnndenoise-48k.rnnm" \
 "$MODEL_TOOL" info "$DATA/rnndenoise-48k.rnnm"
 
 step "check the C inference against PyTorch on the held-out test features"
-$PY "$HERE/check_export.py" "$DATA/model.pt" "$DATA/test.rndf" "$FORWARD" \
+$PY "$HERE/check_export.py" "$DATA/model.pt" "$FINAL/test.rndf" "$FORWARD" \
     "$DATA/rnndenoise-48k.rnnm" --int8 "$DATA/rnndenoise-48k-int8.rnnm"
-$PY "$HERE/check_export.py" "$DATA/model.pt" "$DATA/test-real.rndf" \
+$PY "$HERE/check_export.py" "$DATA/model.pt" "$FINAL/test-real.rndf" \
     "$FORWARD" "$DATA/rnndenoise-48k.rnnm" \
     --int8 "$DATA/rnndenoise-48k-int8.rnnm"
 
@@ -261,8 +318,8 @@ if [ "$EPOCHS16" -gt 0 ]; then
   done
 
   step "start the 16 kHz network from the 48 kHz one"
-  $PY "$HERE/transfer.py" "$DATA/model.pt" "$DATA/train.rndf" \
-      "$D16/train.rndf" "$D16/model-transfer.pt"
+  $PY "$HERE/transfer.py" "$DATA/model-stage$LAST_STAGE.pt" \
+      "$DATA/train.rndf" "$D16/train.rndf" "$D16/model-transfer.pt"
 
   step "train the 16 kHz model (at most $EPOCHS16 epochs)"
   # shellcheck disable=SC2086 # FILES16 is a list of options
