@@ -150,51 +150,6 @@ sum4_lanes_avx2 (__m256 a0, __m256 a1, __m256 a2, __m256 a3)
   return _mm_hadd_ps (_mm_hadd_ps (h0, h1), _mm_hadd_ps (h2, h3));
 }
 
-/* The products past the last whole group of lanes, added last, in order. */
-static inline gfloat
-dot_tail (const gfloat *w, const gfloat *x, gsize from, gsize n)
-{
-  gfloat tail = 0.0f;
-  gsize j;
-
-  for (j = from; j < n; j++)
-    tail += w[j] * x[j];
-  return tail;
-}
-
-/* Four float rows at once: each input vector is loaded once for the four,
- * their four accumulators do not wait on each other, and their horizontal
- * sums share the shuffles. (Eight rows were slower here: the accumulators
- * no longer fit the registers.) Each row's sum is taken in the portable
- * kernel's order, so the result is the same to the bit. */
-__attribute__ ((target ("avx2"))) static void
-gemv_f32_avx2 (const DspMatrix *matrix, const gfloat *input, gfloat *output)
-{
-  gsize cols = matrix->cols, full = cols - cols % DSP_DOT_LANES, j;
-  guint r, i;
-
-  for (r = 0; r + 4 <= matrix->rows; r += 4) {
-    const gfloat *w0 = matrix->f32 + r * cols;
-    const gfloat *w1 = w0 + cols, *w2 = w1 + cols, *w3 = w2 + cols;
-    __m256 a0 = _mm256_setzero_ps (), a1 = a0, a2 = a0, a3 = a0;
-    gfloat sums[4];
-
-    for (j = 0; j < full; j += DSP_DOT_LANES) {
-      __m256 x = _mm256_loadu_ps (input + j);
-
-      a0 = _mm256_add_ps (a0, _mm256_mul_ps (_mm256_loadu_ps (w0 + j), x));
-      a1 = _mm256_add_ps (a1, _mm256_mul_ps (_mm256_loadu_ps (w1 + j), x));
-      a2 = _mm256_add_ps (a2, _mm256_mul_ps (_mm256_loadu_ps (w2 + j), x));
-      a3 = _mm256_add_ps (a3, _mm256_mul_ps (_mm256_loadu_ps (w3 + j), x));
-    }
-    _mm_storeu_ps (sums, sum4_lanes_avx2 (a0, a1, a2, a3));
-    for (i = 0; i < 4; i++)
-      output[r + i] = sums[i] + dot_tail (w0 + i * cols, input, full, cols);
-  }
-  for (; r < matrix->rows; r++)
-    output[r] = dot_f32 (matrix->f32 + r * cols, input, cols);
-}
-
 /* Eight int8 weights as floats. */
 __attribute__ ((target ("avx2"))) static inline __m256
 s8_to_ps_avx2 (const gint8 *p)
@@ -203,50 +158,80 @@ s8_to_ps_avx2 (const gint8 *p)
       _mm256_cvtepi8_epi32 (_mm_loadl_epi64 ((const __m128i *) p)));
 }
 
-/* The int8 rows four at a time, as gemv_f32_avx2(); each row's sum, in
- * the portable order, times its scale. */
-__attribute__ ((target ("avx2"))) static void
-gemv_s8_avx2 (const DspMatrix *matrix, const gfloat *input, gfloat *output)
+/* Eight weights from @at on, as floats; @type is a constant once inlined. */
+__attribute__ ((target ("avx2"), always_inline)) static inline __m256
+load_weights_avx2 (const DspMatrix *matrix, DspWeightType type, gsize at)
+{
+  if (type == DSP_WEIGHT_S8)
+    return s8_to_ps_avx2 (matrix->s8 + at);
+  return _mm256_loadu_ps (matrix->f32 + at);
+}
+
+static inline __attribute__ ((always_inline)) gfloat
+weight_at (const DspMatrix *matrix, DspWeightType type, gsize at)
+{
+  return type == DSP_WEIGHT_S8 ? (gfloat) matrix->s8[at] : matrix->f32[at];
+}
+
+/* Four rows at once: each input vector is loaded once for the four, their
+ * four accumulators do not wait on each other, and their horizontal sums
+ * share the shuffles. (Eight rows were slower here: the accumulators no
+ * longer fit the registers.) Each row's sum is taken in the portable
+ * kernel's order, tail last, then scaled (int8), so the result is the same
+ * to the bit. @type is a constant once inlined. */
+__attribute__ ((target ("avx2"), always_inline)) static inline void
+gemv4_avx2 (const DspMatrix *matrix, DspWeightType type, const gfloat *input,
+    gfloat *output)
 {
   gsize cols = matrix->cols, full = cols - cols % DSP_DOT_LANES, j;
   guint r, i;
 
   for (r = 0; r + 4 <= matrix->rows; r += 4) {
-    const gint8 *q0 = matrix->s8 + r * cols;
-    const gint8 *q1 = q0 + cols, *q2 = q1 + cols, *q3 = q2 + cols;
+    gsize row = r * cols;
     __m256 a0 = _mm256_setzero_ps (), a1 = a0, a2 = a0, a3 = a0;
     gfloat sums[4];
 
     for (j = 0; j < full; j += DSP_DOT_LANES) {
       __m256 x = _mm256_loadu_ps (input + j);
 
-      a0 = _mm256_add_ps (a0, _mm256_mul_ps (s8_to_ps_avx2 (q0 + j), x));
-      a1 = _mm256_add_ps (a1, _mm256_mul_ps (s8_to_ps_avx2 (q1 + j), x));
-      a2 = _mm256_add_ps (a2, _mm256_mul_ps (s8_to_ps_avx2 (q2 + j), x));
-      a3 = _mm256_add_ps (a3, _mm256_mul_ps (s8_to_ps_avx2 (q3 + j), x));
+      a0 = _mm256_add_ps (a0,
+          _mm256_mul_ps (load_weights_avx2 (matrix, type, row + j), x));
+      a1 = _mm256_add_ps (a1,
+          _mm256_mul_ps (load_weights_avx2 (matrix, type, row + cols + j), x));
+      a2 = _mm256_add_ps (a2,
+          _mm256_mul_ps (load_weights_avx2 (matrix, type, row + 2 * cols + j),
+              x));
+      a3 = _mm256_add_ps (a3,
+          _mm256_mul_ps (load_weights_avx2 (matrix, type, row + 3 * cols + j),
+              x));
     }
     _mm_storeu_ps (sums, sum4_lanes_avx2 (a0, a1, a2, a3));
     for (i = 0; i < 4; i++) {
-      const gint8 *q = q0 + i * cols;
       gfloat tail = 0.0f;
 
       for (j = full; j < cols; j++)
-        tail += (gfloat) q[j] * input[j];
-      output[r + i] = (sums[i] + tail) * matrix->scale[r + i];
+        tail += weight_at (matrix, type, row + i * cols + j) * input[j];
+      output[r + i] = sums[i] + tail;
+      if (type == DSP_WEIGHT_S8)
+        output[r + i] *= matrix->scale[r + i];
     }
   }
-  for (; r < matrix->rows; r++)
-    output[r] = dot_s8 (matrix->s8 + r * cols, input, cols, load_s8_avx2)
-        * matrix->scale[r];
+  for (; r < matrix->rows; r++) {
+    if (type == DSP_WEIGHT_S8)
+      output[r] = dot_s8 (matrix->s8 + r * cols, input, cols, load_s8_avx2)
+          * matrix->scale[r];
+    else
+      output[r] = dot_f32 (matrix->f32 + r * cols, input, cols);
+  }
 }
 
 __attribute__ ((target ("avx2"))) static void
 gemv_avx2 (const DspMatrix *matrix, const gfloat *input, gfloat *output)
 {
   if (matrix->type == DSP_WEIGHT_F32)
-    gemv_f32_avx2 (matrix, input, output);
+    gemv4_avx2 (matrix, DSP_WEIGHT_F32, input, output);
   else
-    gemv_s8_avx2 (matrix, input, output);
+    gemv4_avx2 (matrix, DSP_WEIGHT_S8, input, output);
 }
 #endif
 
