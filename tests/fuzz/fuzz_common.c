@@ -287,7 +287,15 @@ build_processor_model (guint index)
   ModelHelperSpec spec;
 
   if (index == 0) {
+    /* Feature layout 3, as the shipped 48 kHz model: the pitch search and
+     * its input history are fuzzed too. */
     model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 1234);
+    g_assert (dsp_frame_config_init_layout (&spec.config, 48000,
+        DSP_FEATURE_LAYOUT_PITCH_V3, NULL));
+    spec.layers[0].input_size
+        = dsp_feature_layout_n_features (spec.config.feature_layout_id,
+            spec.config.n_bands);
+    spec.layers[3].output_size = spec.config.n_bands;
   } else {
     /* As test_16k_model: the same layers on the 16 kHz frame layout. */
     model_helper_spec_init_default (&spec, DSP_WEIGHT_S8, 4321);

@@ -87,8 +87,9 @@ void fuzz_alloc_end (FuzzAllocStats *stats);
 void fuzz_snapshot_target (guint index, RnnStateDescriptor *desc);
 
 /* The models fuzz_processor runs (model_helper.c, fixed seeds): 0 is the
- * default 48 kHz network with f32 weights, 1 the same network at 16 kHz with
- * int8 weights. Built once per process; never freed. */
+ * default network with f32 weights on 48 kHz feature layout 3 (with the
+ * pitch search), 1 the default network at 16 kHz with int8 weights. Built
+ * once per process; never freed. */
 #define FUZZ_PROCESSOR_N_MODELS 2
 
 DspModel *fuzz_processor_model (guint index);
