@@ -225,6 +225,23 @@ coarse_correlations (DspPitch *self, guint n, guint len)
   dsp_fft_inverse (self->coarse_fft, u, self->coarse_corr);
 }
 
+/* The coarse signal: @n sums of `decimation` input samples. Each is 0 +
+ * x[i d] + x[i d + 1] + ..., in that order; adding one offset k to all of
+ * them at a time keeps that order while the additions of one pass do not
+ * wait on each other. */
+static void
+decimate (DspPitch *self, guint n)
+{
+  guint d = self->decimation, i, k;
+
+  for (i = 0; i < n; i++)
+    self->coarse[i] = 0.0f;
+  for (k = 0; k < d; k++) {
+    for (i = 0; i < n; i++)
+      self->coarse[i] += self->history[i * d + k];
+  }
+}
+
 /* The coarse period (in coarse samples) with the highest correlation over
  * the last window, shortened to a submultiple that keeps
  * SUBMULTIPLE_SHARE of it. */
@@ -236,17 +253,9 @@ coarse_period (DspPitch *self)
   guint lo = MAX (1u, self->min_period / d), hi = self->max_period / d;
   gdouble *energy = self->energy, aa, best = -1.0;
   gdouble *corr = self->lag_corr;
-  guint best_lag = lo, lag, i, k;
+  guint best_lag = lo, lag, k;
 
-  /* Each coarse sample is 0 + x[i d] + x[i d + 1] + ..., in that order;
-   * adding one offset k to all of them at a time keeps that order while the
-   * additions of one pass do not wait on each other. */
-  for (i = 0; i < n; i++)
-    self->coarse[i] = 0.0f;
-  for (k = 0; k < d; k++) {
-    for (i = 0; i < n; i++)
-      self->coarse[i] += self->history[i * d + k];
-  }
+  decimate (self, n);
   coarse_correlations (self, n, len);
   prefix_energies (self->coarse, n, energy);
   aa = energy[n] - energy[n - len];
