@@ -32,7 +32,13 @@ typedef enum
  * DspWeightType:
  * @DSP_WEIGHT_F32: 32-bit float weights.
  * @DSP_WEIGHT_S8: signed 8-bit weights with one float scale per row:
- *   w[r][c] = q[r][c] * scale[r].
+ *   w[r][c] = q[r][c] * scale[r]; the inputs stay float.
+ * @DSP_WEIGHT_S8X8: the same weights, and the inputs quantised to 8 bits
+ *   too: x[c] as round (clamp (x[c], -1, 1) * 127) (NaN as 0), the
+ *   products summed in integers, then scaled by scale[r] / 127. Only for
+ *   inputs bounded by ±1 (a GRU's, or a tanh or sigmoid layer's outputs).
+ *   Integer sums are exact in any order, so every kernel gives the same
+ *   bits.
  *
  * The values are the ones stored in model files (docs/model-format.md).
  */
@@ -40,9 +46,17 @@ typedef enum
 {
   DSP_WEIGHT_F32 = 0,
   DSP_WEIGHT_S8 = 1,
+  DSP_WEIGHT_S8X8 = 2,
 } DspWeightType;
 
-#define DSP_WEIGHT_LAST DSP_WEIGHT_S8
+#define DSP_WEIGHT_LAST DSP_WEIGHT_S8X8
+
+/* TRUE for the weight types stored as int8 with per-row scales. */
+static inline gboolean
+dsp_weight_type_is_s8 (DspWeightType type)
+{
+  return type == DSP_WEIGHT_S8 || type == DSP_WEIGHT_S8X8;
+}
 
 /**
  * DspMatrix:
@@ -52,8 +66,8 @@ typedef enum
  * @f32: (nullable): @rows x @cols floats, row-major, when @type is
  *   %DSP_WEIGHT_F32.
  * @s8: (nullable): @rows x @cols int8 values, row-major, when @type is
- *   %DSP_WEIGHT_S8.
- * @scale: (nullable): @rows floats, when @type is %DSP_WEIGHT_S8.
+ *   %DSP_WEIGHT_S8 or %DSP_WEIGHT_S8X8.
+ * @scale: (nullable): @rows floats, with the int8 types.
  *
  * A borrowed, read-only view of a weight matrix: a plain value type that
  * owns nothing, so it has no _new or _free. Whoever fills it keeps the
@@ -88,6 +102,10 @@ typedef struct
   DspMatrix weights;
   const gfloat *bias;
 } DspDense;
+
+/* The most columns an int8x8 matrix may have: model layers have at most
+ * DSP_MODEL_MAX_LAYER_SIZE inputs. */
+#define DSP_MATRIX_MAX_S8X8_COLS 1024
 
 void dsp_dense_set_portable_only (gboolean portable);
 

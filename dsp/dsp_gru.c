@@ -81,8 +81,9 @@ matrix_is_usable (const DspMatrix *m, guint rows, guint cols)
     return FALSE;
   if (m->type == DSP_WEIGHT_F32)
     return m->f32 != NULL;
-  if (m->type == DSP_WEIGHT_S8)
-    return m->s8 != NULL && m->scale != NULL;
+  if (dsp_weight_type_is_s8 (m->type))
+    return m->s8 != NULL && m->scale != NULL
+        && (m->type != DSP_WEIGHT_S8X8 || m->cols <= DSP_MATRIX_MAX_S8X8_COLS);
   return FALSE;
 }
 

@@ -21,6 +21,9 @@
 #include "dsp/dsp_model_private.h"
 #include "state/rnn_state_bytes.h"
 
+/* An int8x8 matrix quantises its inputs into a buffer of this size. */
+G_STATIC_ASSERT (DSP_MODEL_MAX_LAYER_SIZE <= DSP_MATRIX_MAX_S8X8_COLS);
+
 /* A cursor over the file's bytes. */
 typedef struct
 {
@@ -93,8 +96,9 @@ check_layer_fields (guint index, guint32 kind, guint32 input, guint32 in_size,
   }
   if (weight_type > DSP_WEIGHT_LAST) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
-        "layer %u: weight type %u is unknown (0 = f32, 1 = int8)", index,
-        weight_type);
+        "layer %u: weight type %u is unknown (0 = f32, 1 = int8, "
+        "2 = int8x8)",
+        index, weight_type);
     return FALSE;
   }
   return TRUE;
@@ -106,7 +110,7 @@ static void
 layer_sizes (LayerRecord *rec, guint64 expected[N_BLOBS])
 {
   guint64 in_size = rec->info.input_size, out_size = rec->info.output_size;
-  gboolean s8 = rec->info.weight_type == DSP_WEIGHT_S8;
+  gboolean s8 = dsp_weight_type_is_s8 (rec->info.weight_type);
 
   if (rec->info.kind == DSP_LAYER_GRU) {
     rec->weight_rows = 6 * out_size;
@@ -169,6 +173,36 @@ parse_blob (const Reader *rd, gsize at, guint index, guint i, LayerRecord *rec,
     return FALSE;
   }
   return TRUE;
+}
+
+/* int8x8 weights quantise their inputs over [-1, 1] (dsp_dense.h), so
+ * they may only read values bounded by ±1: a GRU's hidden state, or a dense
+ * layer's tanh or sigmoid outputs; never the raw features. (A GRU's own
+ * recurrent matrix reads its hidden state, which always is.) */
+static gboolean
+check_s8x8_input (const LayerRecord *recs, const LayerRecord *rec, guint index,
+    GError **error)
+{
+  const DspLayerInfo *src;
+
+  if (rec->info.weight_type != DSP_WEIGHT_S8X8)
+    return TRUE;
+  if (rec->info.input == DSP_MODEL_INPUT_FEATURES) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "layer %u: int8x8 weights need inputs bounded by 1 (a GRU, or a "
+        "tanh or sigmoid layer), not the features",
+        index);
+    return FALSE;
+  }
+  src = &recs[rec->info.input - 1].info;
+  if (src->kind == DSP_LAYER_GRU || src->activation == DSP_ACTIVATION_TANH
+      || src->activation == DSP_ACTIVATION_SIGMOID)
+    return TRUE;
+  g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+      "layer %u: int8x8 weights need inputs bounded by 1 (a GRU, or a tanh "
+      "or sigmoid layer), not layer %u's %s outputs",
+      index, rec->info.input - 1, dsp_activation_name (src->activation));
+  return FALSE;
 }
 
 /* Checks one record's fields and sizes; fills rec. */
@@ -253,8 +287,8 @@ init_matrix (DspMatrix *m, DspWeightType type, guint rows, guint cols,
   m->rows = rows;
   m->cols = cols;
   m->f32 = type == DSP_WEIGHT_F32 ? f32 : NULL;
-  m->s8 = type == DSP_WEIGHT_S8 ? s8 : NULL;
-  m->scale = type == DSP_WEIGHT_S8 ? scale : NULL;
+  m->s8 = dsp_weight_type_is_s8 (type) ? s8 : NULL;
+  m->scale = dsp_weight_type_is_s8 (type) ? scale : NULL;
 }
 
 /* Copies a checked layer's blobs into the model's block and makes its views
@@ -272,7 +306,7 @@ load_layer (DspModel *model, const Reader *rd, const LayerRecord *rec,
 
   layer->info = rec->info;
 
-  if (wt == DSP_WEIGHT_S8) {
+  if (dsp_weight_type_is_s8 (wt)) {
     weights_s8 = *s8;
     memcpy (weights_s8, rd->data + rec->blobs[BLOB_WEIGHTS].offset,
         rec->weight_values);
@@ -491,7 +525,8 @@ parse_records (DspModel *model, const Reader *rd, const LayerTable *table,
 
     if (!parse_layer (rd, table->table_start + i * DSP_MODEL_LAYER_RECORD_SIZE,
             i, table->table_end, table->data_end, output_sizes,
-            model->n_features, rec, error))
+            model->n_features, rec, error)
+        || !check_s8x8_input (recs, rec, i, error))
       return FALSE;
     output_sizes[i] = rec->info.output_size;
     if (rec->info.kind == DSP_LAYER_GRU) {
@@ -504,7 +539,7 @@ parse_records (DspModel *model, const Reader *rd, const LayerTable *table,
       model->gru_hidden[model->n_gru++] = rec->info.output_size;
     }
     counts->n_floats += rec->n_bias;
-    if (rec->info.weight_type == DSP_WEIGHT_S8) {
+    if (dsp_weight_type_is_s8 (rec->info.weight_type)) {
       counts->n_s8 += rec->weight_values;
       counts->n_floats += rec->weight_rows;
     } else {

@@ -43,7 +43,7 @@ print_info (const gchar *path, const DspModel *model)
     input = info.input == DSP_MODEL_INPUT_FEATURES
         ? g_strdup ("features")
         : g_strdup_printf ("layer %u", info.input - 1);
-    printf ("  %2u: %-5s %4u -> %-4u %-7s %-4s input %-8s params "
+    printf ("  %2u: %-5s %4u -> %-4u %-7s %-6s input %-8s params "
             "%" G_GSIZE_FORMAT "%s%s\n",
         i, dsp_layer_kind_name (info.kind), info.input_size, info.output_size,
         info.kind == DSP_LAYER_GRU ? "-"

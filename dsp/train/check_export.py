@@ -29,7 +29,7 @@ import numpy as np
 import torch
 
 import featfile
-from export import S8, dequantize, int8_weight_types, quantize_rows
+from modelfile import S8, dequantize, int8_weight_types, quantize_rows
 from net import load_checkpoint
 
 

@@ -15,9 +15,7 @@ import torch
 from torch import nn
 
 # Model file codes (docs/model-format.md).
-DENSE, GRU = 1, 2
-LINEAR, TANH, SIGMOID = 0, 1, 2
-INPUT_FEATURES = 0
+from modelfile import DENSE, GRU, INPUT_FEATURES, LINEAR, SIGMOID, TANH
 
 
 class DenoiseNet(nn.Module):

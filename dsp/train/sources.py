@@ -128,6 +128,8 @@ def fetch(outdir, packages):
     """apt-get download + dpkg -x each package not yet unpacked."""
     debs = os.path.join(outdir, "debs")
     os.makedirs(debs, exist_ok=True)
+    # dpkg -x makes its target folder but not the folders above it.
+    os.makedirs(os.path.join(outdir, "pkgs"), exist_ok=True)
     for pkg in sorted(set(packages)):
         tree = os.path.join(outdir, "pkgs", pkg)
         if os.path.isdir(tree):

@@ -297,8 +297,9 @@ build_processor_model (guint index)
             spec.config.n_bands);
     spec.layers[3].output_size = spec.config.n_bands;
   } else {
-    /* As test_16k_model: the same layers on the 16 kHz frame layout. */
-    model_helper_spec_init_default (&spec, DSP_WEIGHT_S8, 4321);
+    /* As test_16k_model: the same layers on the 16 kHz frame layout, with
+     * int8x8 weights (quantised inputs) after the first layer. */
+    model_helper_spec_init_default (&spec, DSP_WEIGHT_S8X8, 4321);
     g_assert (dsp_frame_config_init_default (&spec.config, 16000, NULL));
     spec.layers[0].input_size
         = dsp_feature_layout_n_features (spec.config.feature_layout_id,

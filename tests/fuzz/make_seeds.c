@@ -292,6 +292,17 @@ make_model (guint rate, DspWeightType type, guint n_gru, guint width,
   return model_helper_build (&spec);
 }
 
+/* int8x8 weights on the layer that reads the features: refused. */
+static GBytes *
+make_s8x8_on_features (void)
+{
+  ModelHelperSpec spec;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_S8X8, 7);
+  spec.s8x8_everywhere = TRUE;
+  return model_helper_build (&spec);
+}
+
 /* Offsets of the model header and of a layer record. */
 #define MODEL_HOP 16
 #define MODEL_N_BANDS 24
@@ -327,6 +338,12 @@ make_model_seeds (const gchar *unit_data)
   g_bytes_unref (bytes);
   bytes = make_model (96000, DSP_WEIGHT_F32, 1, 2, 5);
   write_seed_bytes ("model", "seed-96k-f32-1gru", bytes);
+  g_bytes_unref (bytes);
+  bytes = make_model (16000, DSP_WEIGHT_S8X8, 2, 20, 6);
+  write_seed_bytes ("model", "seed-16k-int8x8-2gru", bytes);
+  g_bytes_unref (bytes);
+  bytes = make_s8x8_on_features ();
+  write_seed_bytes ("model", "bad-int8x8-features", bytes);
   g_bytes_unref (bytes);
 
   if (unit_data != NULL) {

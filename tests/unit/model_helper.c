@@ -16,7 +16,7 @@
 /**
  * model_helper_spec_init_default:
  * @spec: filled.
- * @weight_type: float or int8 weights.
+ * @weight_type: float, int8 or int8x8 weights.
  * @seed: seed of the random weights.
  *
  * The default 48 kHz frame layout and a small network: dense (tanh), GRU,
@@ -109,6 +109,15 @@ append_matrix (GByteArray *weights, GByteArray *scales, GRand *rand,
   g_free (row);
 }
 
+static DspWeightType
+layer_weight_type (const ModelHelperSpec *spec, const ModelHelperLayer *layer)
+{
+  if (spec->weight_type == DSP_WEIGHT_S8X8 && layer->input == 0
+      && !spec->s8x8_everywhere)
+    return DSP_WEIGHT_F32;
+  return spec->weight_type;
+}
+
 /**
  * model_helper_build:
  * @spec: the frame layout, layers and seed.
@@ -158,20 +167,21 @@ model_helper_build (const ModelHelperSpec *spec)
     guint n_bias = gru ? 6 * n_out : n_out;
     gdouble limit = gru ? 1.0 / sqrt (n_out) : 1.5 / sqrt (l->input_size);
 
+    DspWeightType type = layer_weight_type (spec, l);
+
     g_byte_array_set_size (weights, 0);
     g_byte_array_set_size (scales, 0);
-    append_matrix (weights, scales, rand, spec->weight_type,
-        gru ? 3 * n_out : n_out, l->input_size, limit);
+    append_matrix (weights, scales, rand, type, gru ? 3 * n_out : n_out,
+        l->input_size, limit);
     if (gru)
-      append_matrix (weights, scales, rand, spec->weight_type, 3 * n_out, n_out,
-          limit);
+      append_matrix (weights, scales, rand, type, 3 * n_out, n_out, limit);
 
     records[i][0] = l->kind;
     records[i][1] = l->input;
     records[i][2] = l->input_size;
     records[i][3] = n_out;
     records[i][4] = l->activation;
-    records[i][5] = spec->weight_type;
+    records[i][5] = type;
     records[i][6] = data_start + data->len;
     records[i][7] = weights->len;
     g_byte_array_append (data, weights->data, weights->len);

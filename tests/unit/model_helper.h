@@ -15,6 +15,10 @@ G_BEGIN_DECLS
  * reference sequence (INT8_TOLERANCE in tests/ref/nnet_ref.py). */
 #define MODEL_HELPER_INT8_TOLERANCE 0.01f
 
+/* Largest |int8x8 - float| on model outputs and hidden state over random
+ * models' sequences (test_model.c, test_nnet.c). */
+#define MODEL_HELPER_INT8X8_TOLERANCE 0.01f
+
 /* Largest |C - numpy| for the same weights (float or int8). */
 #define MODEL_HELPER_REF_TOLERANCE 1e-5f
 
@@ -27,10 +31,14 @@ typedef struct
   DspActivation activation;
 } ModelHelperLayer;
 
+/* weight_type applies to every layer, but with DSP_WEIGHT_S8X8 the layers
+ * reading the features stay float32 (as export.py writes them), unless
+ * s8x8_everywhere is set (a model the loader must refuse). */
 typedef struct
 {
   DspFrameConfig config;
   DspWeightType weight_type;
+  gboolean s8x8_everywhere;
   guint n_layers;
   ModelHelperLayer layers[DSP_MODEL_MAX_LAYERS];
   guint gain_layer;

@@ -261,12 +261,14 @@ START_TEST (test_model_id)
 }
 END_TEST
 
-/* Random models of both weight types give gains and VAD in 0..1 and a
+static const DspWeightType weight_types[]
+    = { DSP_WEIGHT_F32, DSP_WEIGHT_S8, DSP_WEIGHT_S8X8 };
+
+/* Random models of every weight type give gains and VAD in 0..1 and a
  * bounded state. */
 START_TEST (test_forward_random_models)
 {
-  GBytes *bytes
-      = model_helper_random_model (_i ? DSP_WEIGHT_S8 : DSP_WEIGHT_F32, 99);
+  GBytes *bytes = model_helper_random_model (weight_types[_i], 99);
   DspModel *model = dsp_model_new_from_bytes (bytes, NULL);
   guint n_feat, n_bands, t, i;
   gsize n_hidden;
@@ -299,6 +301,57 @@ START_TEST (test_forward_random_models)
   g_free (gains);
   dsp_model_unref (model);
   g_bytes_unref (bytes);
+}
+END_TEST
+
+/* The same random network as float32 and as int8x8 (the helper draws the
+ * same weights for both): 50 frames of random features stay within
+ * MODEL_HELPER_INT8X8_TOLERANCE on gains, VAD and hidden state, and the
+ * int8x8 run does differ (its inputs really are quantised). */
+START_TEST (test_forward_s8x8_close_to_float)
+{
+  GBytes *fb = model_helper_random_model (DSP_WEIGHT_F32, 21);
+  GBytes *qb = model_helper_random_model (DSP_WEIGHT_S8X8, 21);
+  DspModel *f = dsp_model_new_from_bytes (fb, NULL);
+  DspModel *q = dsp_model_new_from_bytes (qb, NULL);
+  guint n_feat, n_bands, t, i;
+  gsize n_hidden;
+  gfloat *features, *hf, *hq, *scratch, gf[DSP_MAX_BANDS], gq[DSP_MAX_BANDS];
+  gfloat vf, vq;
+  gdouble worst = 0.0;
+  GRand *rand = g_rand_new_with_seed (22);
+
+  ck_assert (f != NULL && q != NULL);
+  n_feat = dsp_model_get_n_features (f);
+  n_bands = dsp_model_get_frame_config (f)->n_bands;
+  n_hidden = dsp_model_state_size (f, 1);
+  features = g_new (gfloat, n_feat);
+  hf = g_new0 (gfloat, n_hidden);
+  hq = g_new0 (gfloat, n_hidden);
+  scratch = g_new (gfloat, dsp_model_scratch_size (f, 1));
+  for (t = 0; t < 50; t++) {
+    for (i = 0; i < n_feat; i++)
+      features[i] = (gfloat) g_rand_double_range (rand, -3.0, 3.0);
+    dsp_model_forward (f, features, hf, 1, gf, &vf, scratch);
+    dsp_model_forward (q, features, hq, 1, gq, &vq, scratch);
+    for (i = 0; i < n_bands; i++)
+      worst = MAX (worst, fabsf (gf[i] - gq[i]));
+    worst = MAX (worst, fabsf (vf - vq));
+    for (i = 0; i < n_hidden; i++)
+      worst = MAX (worst, fabsf (hf[i] - hq[i]));
+  }
+  ck_assert_double_le (worst, MODEL_HELPER_INT8X8_TOLERANCE);
+  ck_assert_double_gt (worst, 0.0);
+
+  g_rand_free (rand);
+  g_free (features);
+  g_free (hf);
+  g_free (hq);
+  g_free (scratch);
+  dsp_model_unref (f);
+  dsp_model_unref (q);
+  g_bytes_unref (fb);
+  g_bytes_unref (qb);
 }
 END_TEST
 
@@ -372,8 +425,9 @@ static const Corruption corruptions[] = {
   { "output size", 2, 12, 33, FIX, DSP_ERROR_CORRUPT, "weights size" },
   { "activation", 0, 16, 4, FIX, DSP_ERROR_UNSUPPORTED, "activation 4" },
   { "gru activation", 1, 16, 1, FIX, DSP_ERROR_UNSUPPORTED, "activation 1" },
-  { "weight type", 0, 20, 2, FIX, DSP_ERROR_UNSUPPORTED, "weight type 2" },
+  { "weight type", 0, 20, 3, FIX, DSP_ERROR_UNSUPPORTED, "weight type 3" },
   { "weight type s8", 0, 20, 1, FIX, DSP_ERROR_CORRUPT, "weights size" },
+  { "weight type s8x8", 1, 20, 2, FIX, DSP_ERROR_CORRUPT, "weights size" },
   { "weights header", 0, 24, 0, FIX, DSP_ERROR_CORRUPT, "outside" },
   { "weights beyond", 1, 24, 0x7ffffff0, FIX, DSP_ERROR_CORRUPT, "outside" },
   { "weights wrap", 1, 24, 0xfffffff0, FIX, DSP_ERROR_CORRUPT, "outside" },
@@ -461,6 +515,49 @@ START_TEST (test_corrupt_no_gru)
   bytes = model_helper_build (&spec);
   data = g_bytes_unref_to_data (bytes, &size);
   assert_refused (data, size, DSP_ERROR_CORRUPT, "no GRU");
+  g_free (data);
+}
+END_TEST
+
+/* int8x8 weights quantise their inputs over [-1, 1]: a layer reading the
+ * features, or a relu or linear layer, is refused; layers reading a tanh
+ * layer, a GRU (and a GRU's own hidden state) load. */
+START_TEST (test_s8x8_needs_bounded_inputs)
+{
+  ModelHelperSpec spec;
+  DspLayerInfo info;
+  DspModel *model;
+  GBytes *bytes;
+  gsize size;
+  guint8 *data;
+  guint i;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_S8X8, 5);
+  bytes = model_helper_build (&spec);
+  model = dsp_model_new_from_bytes (bytes, NULL);
+  ck_assert_ptr_nonnull (model);
+  for (i = 0; i < spec.n_layers; i++) {
+    ck_assert (dsp_model_get_layer_info (model, i, &info));
+    ck_assert_int_eq (info.weight_type,
+        i == 0 ? DSP_WEIGHT_F32 : DSP_WEIGHT_S8X8);
+  }
+  dsp_model_unref (model);
+  g_bytes_unref (bytes);
+
+  spec.s8x8_everywhere = TRUE;
+  data = g_bytes_unref_to_data (model_helper_build (&spec), &size);
+  assert_refused (data, size, DSP_ERROR_CORRUPT, "not the features");
+  g_free (data);
+
+  spec.s8x8_everywhere = FALSE;
+  spec.layers[0].activation = DSP_ACTIVATION_RELU;
+  data = g_bytes_unref_to_data (model_helper_build (&spec), &size);
+  assert_refused (data, size, DSP_ERROR_CORRUPT, "layer 0's relu outputs");
+  g_free (data);
+
+  spec.layers[0].activation = DSP_ACTIVATION_LINEAR;
+  data = g_bytes_unref_to_data (model_helper_build (&spec), &size);
+  assert_refused (data, size, DSP_ERROR_CORRUPT, "layer 0's linear outputs");
   g_free (data);
 }
 END_TEST
@@ -707,11 +804,10 @@ assert_runs_equal (const Run *a, const Run *b)
 }
 
 /* Two threads on one model, each with its own state and scratch, give the
- * same bits as runs one after the other. */
+ * same bits as runs one after the other, for every weight type. */
 START_TEST (test_threads_bit_identical)
 {
-  GBytes *bytes
-      = model_helper_random_model (_i ? DSP_WEIGHT_S8 : DSP_WEIGHT_F32, 12);
+  GBytes *bytes = model_helper_random_model (weight_types[_i], 12);
   DspModel *model = dsp_model_new_from_bytes (bytes, NULL);
   guint n_feat = dsp_model_get_n_features (model);
   gsize n = (gsize) THREAD_FRAMES * THREAD_BATCH * n_feat, i;
@@ -761,7 +857,9 @@ model_suite (void)
   tcase_add_test (tc, test_forward_f32_matches_reference);
   tcase_add_test (tc, test_forward_s8_matches_reference);
   tcase_add_test (tc, test_forward_s8_close_to_float);
-  tcase_add_loop_test (tc, test_forward_random_models, 0, 2);
+  tcase_add_loop_test (tc, test_forward_random_models, 0,
+      G_N_ELEMENTS (weight_types));
+  tcase_add_test (tc, test_forward_s8x8_close_to_float);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("accessors");
@@ -773,6 +871,7 @@ model_suite (void)
   tcase_add_loop_test (tc, test_corrupt_field, 0, G_N_ELEMENTS (corruptions));
   tcase_add_test (tc, test_corrupt_payload_bit);
   tcase_add_test (tc, test_corrupt_no_gru);
+  tcase_add_test (tc, test_s8x8_needs_bounded_inputs);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("truncation");
@@ -786,7 +885,8 @@ model_suite (void)
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("threads");
-  tcase_add_loop_test (tc, test_threads_bit_identical, 0, 2);
+  tcase_add_loop_test (tc, test_threads_bit_identical, 0,
+      G_N_ELEMENTS (weight_types));
   suite_add_tcase (s, tc);
 
   return s;

@@ -288,6 +288,7 @@ START_TEST (test_activation_limits)
   ck_assert_float_eq (r[4], 1000.0f);
   ck_assert_str_eq (dsp_weight_type_name (DSP_WEIGHT_F32), "f32");
   ck_assert_str_eq (dsp_weight_type_name (DSP_WEIGHT_S8), "int8");
+  ck_assert_str_eq (dsp_weight_type_name (DSP_WEIGHT_S8X8), "int8x8");
   ck_assert_str_eq (dsp_activation_name (99), "unknown");
 }
 END_TEST
@@ -309,8 +310,8 @@ assert_kernels_agree (const DspMatrix *m, const gfloat *x, const gfloat *bias)
       dsp_weight_type_name (m->type), m->rows, m->cols);
 }
 
-/* The AVX2 and the portable kernels give the same bits, for float and int8
- * weights, at every length (tails included), on 64 rows and on 63 (the
+/* The AVX2 and the portable kernels give the same bits, for float, int8 and
+ * int8x8 weights, at every length (tails included), on 64 rows and on 63 (the
  * AVX2 kernels' groups of four rows and the rows after them). */
 START_TEST (test_kernels_identical)
 {
@@ -333,11 +334,72 @@ START_TEST (test_kernels_identical)
     for (rows = 63; rows <= 64; rows++) {
       DspMatrix f32 = { DSP_WEIGHT_F32, rows, cols, w, NULL, NULL };
       DspMatrix s8 = { DSP_WEIGHT_S8, rows, cols, NULL, q, scale };
+      DspMatrix s8x8 = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale };
 
       assert_kernels_agree (&f32, x, bias);
       assert_kernels_agree (&s8, x, bias);
+      assert_kernels_agree (&s8x8, x, bias);
     }
   }
+  g_rand_free (rand);
+}
+END_TEST
+
+/* An int8x8 input as docs/model-format.md defines it, computed here with
+ * libm: x * 127 clamped to +-127, NaN as 0, rounded half to even. */
+static gint32
+s8x8_input (gfloat x)
+{
+  gfloat v = x * 127.0f;
+
+  if (isnan (v))
+    return 0;
+  return (gint32) rintf (CLAMP (v, -127.0f, 127.0f));
+}
+
+/* int8x8 rows are exact integer sums of the weights times the quantised
+ * inputs, scaled as float (sum) * scale * (1 / 127): checked bit for bit
+ * against that definition, with inputs beyond +-1, infinities, NaN and
+ * values half way between two steps, at lengths 1..67 (the AVX2 kernel's
+ * sixteen columns and every tail), on 63 and 64 rows, with both kernels. */
+START_TEST (test_s8x8_exact)
+{
+  static const gfloat special[] = { NAN, INFINITY, -INFINITY, 1.0f, -1.0f, 1.5f,
+    -2.0f, 0.5f / 127.0f, 1.5f / 127.0f, -2.5f / 127.0f, 0.0f, -0.0f };
+  GRand *rand = g_rand_new_with_seed (17);
+  gfloat x[67], scale[64], got[64];
+  gint8 q[64 * 67];
+  guint cols, rows, r, j, portable;
+
+  for (j = 0; j < G_N_ELEMENTS (q); j++)
+    q[j] = (gint8) g_rand_int_range (rand, -128, 128);
+  for (j = 0; j < 67; j++)
+    x[j] = j < G_N_ELEMENTS (special)
+        ? special[j]
+        : (gfloat) g_rand_double_range (rand, -1.2, 1.2);
+  for (r = 0; r < 64; r++)
+    scale[r] = (gfloat) g_rand_double_range (rand, 0.001, 0.02);
+  for (portable = 0; portable < 2; portable++) {
+    dsp_dense_set_portable_only (portable);
+    for (cols = 1; cols <= 67; cols++) {
+      for (rows = 63; rows <= 64; rows++) {
+        DspMatrix m = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale };
+
+        dsp_matrix_gemv (&m, x, NULL, got);
+        for (r = 0; r < rows; r++) {
+          gint64 sum = 0;
+          gfloat want;
+
+          for (j = 0; j < cols; j++)
+            sum += (gint64) q[r * cols + j] * s8x8_input (x[j]);
+          want = (gfloat) sum * scale[r] * (1.0f / 127.0f);
+          ck_assert_msg (memcmp (&got[r], &want, 4) == 0,
+              "%u x %u, row %u: %.9g, want %.9g", rows, cols, r, got[r], want);
+        }
+      }
+    }
+  }
+  dsp_dense_set_portable_only (FALSE);
   g_rand_free (rand);
 }
 END_TEST
@@ -411,6 +473,7 @@ nnet_suite (void)
       G_N_ELEMENTS (activations));
   tcase_add_test (tc, test_gemv_lengths);
   tcase_add_test (tc, test_kernels_identical);
+  tcase_add_test (tc, test_s8x8_exact);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("activation");

@@ -277,14 +277,18 @@ END_TEST
 /* Split points for migration, in samples: frame boundaries and mid-frame. */
 static const guint split_points[] = { 1, 479, 480, 481, 2400, 5003, 9600 };
 
-/* Float, int8 and a feature layout 3 model (whose snapshots also carry the
- * pitch search's input history), at each split point. */
+static const DspWeightType continuation_types[]
+    = { DSP_WEIGHT_F32, DSP_WEIGHT_S8, DSP_WEIGHT_S8X8 };
+
+/* Float, int8 and int8x8 models, and a feature layout 3 model (whose
+ * snapshots also carry the pitch search's input history), at each split
+ * point. */
 START_TEST (test_export_import_continuation)
 {
-  guint split = split_points[_i / 3];
-  DspModel *model = _i % 3 == 2
+  guint split = split_points[_i / 4];
+  DspModel *model = _i % 4 == 3
       ? random_model_layout (DSP_FEATURE_LAYOUT_PITCH_V3)
-      : random_model (_i % 3 ? DSP_WEIGHT_S8 : DSP_WEIGHT_F32);
+      : random_model (continuation_types[_i % 4]);
   guint channels = 2, n = SIGNAL_SAMPLES / 2;
   gfloat *x = make_signal (n, channels, 3);
   gfloat *whole = g_new (gfloat, (gsize) n * channels);
@@ -1030,7 +1034,7 @@ processor_suite (void)
 
   tc = tcase_create ("migration");
   tcase_add_loop_test (tc, test_export_import_continuation, 0,
-      3 * G_N_ELEMENTS (split_points));
+      4 * G_N_ELEMENTS (split_points));
   tcase_add_test (tc, test_import_refused_keeps_state);
   tcase_add_test (tc, test_side_output_formats);
   tcase_add_test (tc, test_take_pending_import);

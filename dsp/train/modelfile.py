@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Model files (docs/model-format.md) without PyTorch: the constants, the
+per-row int8 quantisation, a writer and a reader of float32 files. Used by
+export.py, quantise.py and check_export.py."""
+
+import struct
+import sys
+import zlib
+
+import numpy as np
+
+DENSE, GRU = 1, 2
+LINEAR, TANH, SIGMOID = 0, 1, 2
+INPUT_FEATURES = 0
+MAGIC = b"RNDM"
+VERSION = 1
+HEADER_SIZE = 48
+RECORD_SIZE = 48
+# Weight types: float32; int8 with per-row scales; int8x8, the same
+# weights with the inputs quantised too (only for inputs bounded by 1).
+F32, S8, S8X8 = 0, 1, 2
+
+
+def quantize_rows(w):
+    """Per-row symmetric int8: scale = max |w| / 127 (1 for a zero row),
+    q = round-half-even (w / scale) clamped to -127..127."""
+    w = np.asarray(w, dtype=np.float32)
+    amax = np.abs(w).max(axis=1)
+    scale = np.where(amax > 0, amax / np.float32(127), 1).astype(np.float32)
+    q = np.clip(np.rint(w / scale[:, None]), -127, 127).astype(np.int8)
+    return q, scale
+
+
+def dequantize(q, scale):
+    """The weights an int8 layer computes with, as float64."""
+    return q.astype(np.float64) * scale.astype(np.float64)[:, None]
+
+
+def layer_blobs(layer, weight_type):
+    """The weights, biases and scales blobs of one layer."""
+    biases = b"".join(v.astype("<f4").tobytes() for v in layer["biases"])
+    if weight_type in (S8, S8X8):
+        qs = [quantize_rows(m) for m in layer["weights"]]
+        weights = b"".join(q.tobytes() for q, _ in qs)
+        scales = b"".join(s.astype("<f4").tobytes() for _, s in qs)
+    else:
+        weights = b"".join(m.astype("<f4").tobytes()
+                           for m in layer["weights"])
+        scales = b""
+    return weights, biases, scales
+
+
+def int8_weight_types(n_layers):
+    """Weight type per layer of the int8 variant: float32 for the first
+    layer, int8 for the others."""
+    return [F32] + [S8] * (n_layers - 1)
+
+
+def model_bytes(frame, layers, gain_layer, vad_layer, weight_types):
+    """The whole model file as bytes, checksum included; weight_types has
+    one entry (F32, S8 or S8X8) per layer."""
+    n_bands = frame["n_bands"]
+    edges = struct.pack("<%dH" % (n_bands + 1), *frame["band_edges"])
+    edges += b"\0" * (-len(edges) % 4)
+    data_start = HEADER_SIZE + len(edges) + RECORD_SIZE * len(layers)
+    data, records = bytearray(), b""
+
+    def place(blob):
+        if not blob:
+            return 0, 0
+        offset = data_start + len(data)
+        data.extend(blob)
+        data.extend(b"\0" * (-len(data) % 4))
+        return offset, len(blob)
+
+    for layer, weight_type in zip(layers, weight_types):
+        w = layer["weights"][0]
+        out_size = w.shape[0] // 3 if layer["kind"] == GRU else w.shape[0]
+        blobs = layer_blobs(layer, weight_type)
+        placed = [place(b) for b in blobs]
+        records += struct.pack("<12I", layer["kind"], layer["input"],
+                               w.shape[1], out_size, layer["activation"],
+                               weight_type, *placed[0], *placed[1],
+                               *placed[2])
+    size = data_start + len(data) + 4
+    head = MAGIC + struct.pack(
+        "<11I", VERSION, size, frame["sample_rate"], frame["hop"],
+        frame["window"], n_bands, frame["feature_layout_id"], len(layers),
+        gain_layer, vad_layer, 0)
+    body = head + edges + records + bytes(data)
+    assert len(body) + 4 == size
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def read_model(path):
+    """A float32 model file as (frame, layers, gain_layer, vad_layer), in
+    export.py's model_bytes() terms."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != MAGIC:
+        sys.exit("%s: not a model file" % path)
+    if zlib.crc32(data[:-4]) != struct.unpack_from("<I", data, len(data) - 4)[0]:
+        sys.exit("%s: checksum mismatch" % path)
+    (_, _, rate, hop, window, n_bands, layout, n_layers, gain_layer,
+     vad_layer, _) = struct.unpack_from("<11I", data, 4)
+    edges = struct.unpack_from("<%dH" % (n_bands + 1), data, HEADER_SIZE)
+    table = HEADER_SIZE + 2 * (n_bands + 1) + (-2 * (n_bands + 1) % 4)
+    frame = {"sample_rate": rate, "hop": hop, "window": window,
+             "n_bands": n_bands, "feature_layout_id": layout,
+             "band_edges": list(edges)}
+    layers = []
+    for i in range(n_layers):
+        (kind, inp, n_in, n_out, act, wtype, w_off, w_size, b_off, b_size,
+         _, _) = struct.unpack_from("<12I", data, table + RECORD_SIZE * i)
+        if wtype != F32:
+            sys.exit("%s: layer %d is not float32" % (path, i))
+        weights = np.frombuffer(data, "<f4", w_size // 4, w_off)
+        biases = np.frombuffer(data, "<f4", b_size // 4, b_off)
+        if kind == GRU:
+            ih = 3 * n_out * n_in
+            mats = [weights[:ih].reshape(3 * n_out, n_in),
+                    weights[ih:].reshape(3 * n_out, n_out)]
+            vecs = [biases[:3 * n_out], biases[3 * n_out:]]
+        else:
+            mats = [weights.reshape(n_out, n_in)]
+            vecs = [biases]
+        layers.append({"kind": kind, "input": inp, "activation": act,
+                       "weights": [m.astype(np.float32) for m in mats],
+                       "biases": [v.astype(np.float32) for v in vecs]})
+    return frame, layers, gain_layer, vad_layer
+
+
+def bounded_inputs(layers, i):
+    """Whether layer i reads values bounded by 1."""
+    src = layers[i]["input"]
+    if src == 0:
+        return False
+    src = layers[src - 1]
+    return src["kind"] == GRU or src["activation"] in (TANH, SIGMOID)
+
+
+def int8x8_weight_types(layers):
+    """Weight type per layer of the int8x8 variant: int8x8 for the layers
+    that read values bounded by 1, float32 for the others."""
+    return [S8X8 if bounded_inputs(layers, i) else F32
+            for i in range(len(layers))]
