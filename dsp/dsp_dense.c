@@ -134,18 +134,28 @@ quantise_input4 (DspVec4 x)
   return (v + magic) - magic;
 }
 
+/* Four 32-bit and four 16-bit integers, the types quantise_input4()'s
+ * lanes convert to (exactly: they already hold integers within ±127; two
+ * steps, because GCC converts floats to 16 bits one lane at a time). */
+typedef gint32 DspVec4i __attribute__ ((vector_size (4 * sizeof (gint32))));
+typedef gint16 DspVec4s __attribute__ ((vector_size (4 * sizeof (gint16))));
+
 /* Quantises the @n inputs of an int8x8 matrix once for all its rows. They
  * are stored as 16-bit integers, the width the AVX2 kernel multiplies. */
 static void
 quantise_inputs (const gfloat *x, guint n, gint16 *q)
 {
-  guint i, k;
+  guint i;
 
   for (i = 0; i + 4 <= n; i += 4) {
-    DspVec4 v = quantise_input4 (dsp_vec4_load (x + i));
+    DspVec4s v
+        = __builtin_convertvector(__builtin_convertvector(quantise_input4 (
+                                                              dsp_vec4_load (
+                                                                  x + i)),
+                                      DspVec4i),
+            DspVec4s);
 
-    for (k = 0; k < 4; k++)
-      q[i + k] = (gint16) v[k];
+    memcpy (q + i, &v, sizeof (v));
   }
   for (; i < n; i++)
     q[i] = quantise_input (x[i]);
@@ -172,15 +182,21 @@ s8x8_output (gint32 sum, gfloat scale)
   return (gfloat) sum * scale * (1.0f / DSP_S8X8_ONE);
 }
 
+/* @bias (nullable) is added to each output as dsp_matrix_gemv() adds it to
+ * the other kernels' outputs: the same addition, the same bits. */
 static void
-gemv_s8x8_portable (const DspMatrix *matrix, const gint16 *xq, gfloat *output)
+gemv_s8x8_portable (const DspMatrix *matrix, const gint16 *xq,
+    const gfloat *bias, gfloat *output)
 {
   gsize cols = matrix->cols;
   guint r;
 
-  for (r = 0; r < matrix->rows; r++)
+  for (r = 0; r < matrix->rows; r++) {
     output[r] = s8x8_output (dot_s8x8 (matrix->s8 + r * cols, xq, cols),
         matrix->scale[r]);
+    if (bias != NULL)
+      output[r] += bias[r];
+  }
 }
 
 /* The body of both copies; @load_s8 is a constant once inlined. */
@@ -342,7 +358,8 @@ madd16_avx2 (const gint8 *p, __m256i x)
  * sixteen products per instruction instead of eight, and a quarter of the
  * weight bytes to read. */
 __attribute__ ((target ("avx2"))) static void
-gemv_s8x8_avx2 (const DspMatrix *matrix, const gint16 *xq, gfloat *output)
+gemv_s8x8_avx2 (const DspMatrix *matrix, const gint16 *xq, const gfloat *bias,
+    gfloat *output)
 {
   gsize cols = matrix->cols, full = cols - cols % 16, j;
   guint r, i;
@@ -351,6 +368,7 @@ gemv_s8x8_avx2 (const DspMatrix *matrix, const gint16 *xq, gfloat *output)
     const gint8 *w = matrix->s8 + r * cols;
     __m256i a0 = _mm256_setzero_si256 (), a1 = a0, a2 = a0, a3 = a0;
     __m128i sum;
+    __m128 out;
     gint32 tails[4];
 
     for (j = 0; j < full; j += 16) {
@@ -367,16 +385,22 @@ gemv_s8x8_avx2 (const DspMatrix *matrix, const gint16 *xq, gfloat *output)
         tails[i] = dot_s8x8 (w + i * cols + full, xq + full, cols - full);
       sum = _mm_add_epi32 (sum, _mm_loadu_si128 ((const __m128i *) tails));
     }
-    /* s8x8_output() of the four rows: the same exact conversion and the
-     * same two roundings, lane by lane. */
-    _mm_storeu_ps (output + r,
-        _mm_mul_ps (_mm_mul_ps (_mm_cvtepi32_ps (sum),
-                        _mm_loadu_ps (matrix->scale + r)),
-            _mm_set1_ps (1.0f / DSP_S8X8_ONE)));
+    /* s8x8_output() of the four rows, plus their bias: the same exact
+     * conversion, the same two roundings and the same addition, lane by
+     * lane. */
+    out = _mm_mul_ps (_mm_mul_ps (_mm_cvtepi32_ps (sum),
+                          _mm_loadu_ps (matrix->scale + r)),
+        _mm_set1_ps (1.0f / DSP_S8X8_ONE));
+    if (bias != NULL)
+      out = _mm_add_ps (out, _mm_loadu_ps (bias + r));
+    _mm_storeu_ps (output + r, out);
   }
-  for (; r < matrix->rows; r++)
+  for (; r < matrix->rows; r++) {
     output[r] = s8x8_output (dot_s8x8 (matrix->s8 + r * cols, xq, cols),
         matrix->scale[r]);
+    if (bias != NULL)
+      output[r] += bias[r];
+  }
 }
 
 __attribute__ ((target ("avx2"))) static void
@@ -392,8 +416,8 @@ gemv_avx2 (const DspMatrix *matrix, const gfloat *input, gfloat *output)
 /* The inputs are quantised once, on the stack (at most
  * DSP_MATRIX_MAX_S8X8_COLS x 2 bytes: 2 KiB), then every row reads them. */
 static void
-gemv_s8x8 (const DspMatrix *matrix, const gfloat *input, gfloat *output,
-    gboolean avx2)
+gemv_s8x8 (const DspMatrix *matrix, const gfloat *input, const gfloat *bias,
+    gfloat *output, gboolean avx2)
 {
   gint16 xq[DSP_MATRIX_MAX_S8X8_COLS];
 
@@ -402,13 +426,13 @@ gemv_s8x8 (const DspMatrix *matrix, const gfloat *input, gfloat *output,
   quantise_inputs (input, matrix->cols, xq);
 #ifdef DSP_DENSE_AVX2
   if (avx2) {
-    gemv_s8x8_avx2 (matrix, xq, output);
+    gemv_s8x8_avx2 (matrix, xq, bias, output);
     return;
   }
 #else
   (void) avx2;
 #endif
-  gemv_s8x8_portable (matrix, xq, output);
+  gemv_s8x8_portable (matrix, xq, bias, output);
 }
 
 static gint portable_only = 0;
@@ -448,13 +472,16 @@ dsp_matrix_gemv (const DspMatrix *matrix, const gfloat *input,
 #ifdef DSP_DENSE_AVX2
   avx2 = __builtin_cpu_supports ("avx2") && !g_atomic_int_get (&portable_only);
 #endif
-  if (matrix->type == DSP_WEIGHT_S8X8)
-    gemv_s8x8 (matrix, input, output, avx2);
+  if (matrix->type == DSP_WEIGHT_S8X8) {
+    /* Adds the bias itself, where the outputs are still in registers. */
+    gemv_s8x8 (matrix, input, bias, output, avx2);
+    return;
+  }
 #ifdef DSP_DENSE_AVX2
-  else if (avx2)
+  if (avx2)
     gemv_avx2 (matrix, input, output);
-#endif
   else
+#endif
     gemv_portable (matrix, input, output);
   if (bias != NULL) {
     for (r = 0; r < matrix->rows; r++)
