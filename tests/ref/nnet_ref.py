@@ -7,6 +7,8 @@
 # tests/unit/data). It writes, with fixed seeds:
 #
 #   model_f32.rnnm, model_s8.rnnm  one small network, float and int8 weights
+#   model_s8x8.rnnm                the same with int8x8 weights (quantised
+#                                  inputs) where its inputs are bounded
 #   model_ref.bin                  its inputs and outputs over 8 frames, batch 2
 #   nnet_ref.bin                   a lone GRU and a lone dense layer, in/out
 #
@@ -27,7 +29,7 @@ import numpy as np
 
 DENSE, GRU = 1, 2
 LINEAR, TANH, SIGMOID, RELU = 0, 1, 2, 3
-F32, S8 = 0, 1
+F32, S8, S8X8 = 0, 1, 2
 FEATURES = 0  # a layer's input field: 0 = features, k + 1 = layer k
 
 # The default 48 kHz layout (dsp_frame_config_init_default).
@@ -40,8 +42,10 @@ N_FEATURES = N_BANDS + 2 * 6
 
 # Largest |int8 - float| allowed on model outputs (gains, VAD, hidden state)
 # over the reference sequence; test_model.c uses the same value. The script
-# checks that the int8 reference itself stays within half of it.
+# checks that the int8 reference itself stays within half of it. The same
+# for int8x8.
 INT8_TOLERANCE = 0.01
+INT8X8_TOLERANCE = 0.01
 
 
 # ---- math ---------------------------------------------------------------
@@ -68,11 +72,20 @@ def dequantize(q, scale):
     return q.astype(np.float64) * scale.astype(np.float64)[:, None]
 
 
-def gru_step(w_ih, w_hh, b_ih, b_hh, x, h):
-    """PyTorch nn.GRU, one step; rows of x and h are batch rows."""
+def quantize_inputs(x):
+    """An int8x8 layer's inputs: x * 127 clamped to +-127, rounded half to
+    even, NaN as 0 (docs/model-format.md), as float64 multiples of 1/127."""
+    v = np.clip(np.asarray(x, dtype=np.float64) * 127.0, -127.0, 127.0)
+    return np.rint(np.nan_to_num(v, nan=0.0)) / 127.0
+
+
+def gru_step(w_ih, w_hh, b_ih, b_hh, x, h, h_in=None):
+    """PyTorch nn.GRU, one step; rows of x and h are batch rows. h_in, when
+    given, is what the recurrent matrix reads instead of h (the quantised
+    state of an int8x8 layer)."""
     hid = h.shape[1]
     gi = x @ w_ih.T + b_ih
-    gh = h @ w_hh.T + b_hh
+    gh = (h if h_in is None else h_in) @ w_hh.T + b_hh
     r = sigmoid(gi[:, :hid] + gh[:, :hid])
     z = sigmoid(gi[:, hid:2 * hid] + gh[:, hid:2 * hid])
     n = np.tanh(gi[:, 2 * hid:] + r * gh[:, 2 * hid:])
@@ -98,9 +111,20 @@ class Layer:
         self.w = [m.astype(np.float32) for m in self.w]
         self.b = [v.astype(np.float32) for v in self.b]
 
+    def weight_type(self, wtype, layers):
+        """This layer's weight type in a model of type wtype: int8x8 only
+        where the inputs are bounded by 1 (a GRU's, a tanh or sigmoid
+        layer's outputs), float32 elsewhere."""
+        if wtype != S8X8:
+            return wtype
+        if self.input == FEATURES:
+            return F32
+        src = layers[self.input - 1]
+        return S8X8 if src.kind == GRU or src.act in (TANH, SIGMOID) else F32
+
     def matrices(self, wtype):
         """float64 weight matrices as the given weight type computes them."""
-        if wtype == S8:
+        if wtype in (S8, S8X8):
             return [dequantize(*quantize_rows(m)) for m in self.w]
         return [m.astype(np.float64) for m in self.w]
 
@@ -125,14 +149,17 @@ def forward(layers, gain_layer, vad_layer, wtype, features, hidden):
     g = 0
     for layer in layers:
         x = features if layer.input == FEATURES else outs[layer.input - 1]
-        m = layer.matrices(wtype)
+        lt = layer.weight_type(wtype, layers)
+        m = layer.matrices(lt)
         b = [v.astype(np.float64) for v in layer.b]
+        q = quantize_inputs if lt == S8X8 else (lambda v: v)
         if layer.kind == GRU:
-            hidden[g] = gru_step(m[0], m[1], b[0], b[1], x, hidden[g])
+            hidden[g] = gru_step(m[0], m[1], b[0], b[1], q(x), hidden[g],
+                                 q(hidden[g]))
             outs.append(hidden[g])
             g += 1
         else:
-            outs.append(activation(layer.act, x @ m[0].T + b[0]))
+            outs.append(activation(layer.act, q(x) @ m[0].T + b[0]))
     return outs[gain_layer], outs[vad_layer][:, 0]
 
 
@@ -154,7 +181,8 @@ def write_model(path, layers, gain_layer, vad_layer, wtype):
         return off, len(blob)
 
     for layer in layers:
-        if wtype == S8:
+        lt = layer.weight_type(wtype, layers)
+        if lt in (S8, S8X8):
             qs = [quantize_rows(m) for m in layer.w]
             wblob = b"".join(q.tobytes() for q, _ in qs)
             sblob = b"".join(s.astype("<f4").tobytes() for _, s in qs)
@@ -166,7 +194,7 @@ def write_model(path, layers, gain_layer, vad_layer, wtype):
         b = put(bblob)
         s = put(sblob) if sblob else (0, 0)
         records += struct.pack("<6I6I", layer.kind, layer.input, layer.in_size,
-                               layer.out_size, layer.act, wtype, *w, *b, *s)
+                               layer.out_size, layer.act, lt, *w, *b, *s)
     size = data_start + len(data) + 4
     head = b"RNDM" + struct.pack("<11I", 1, size, SAMPLE_RATE, HOP, WINDOW,
                                  N_BANDS, LAYOUT_CEPSTRUM_V1, n, gain_layer,
@@ -207,7 +235,7 @@ def model_reference(outdir):
     arrays = [("features", feats),
               ("h0", np.concatenate([h.ravel() for h in h0]))]
     results = {}
-    for wtype, tag in ((F32, "f32"), (S8, "s8")):
+    for wtype, tag in ((F32, "f32"), (S8, "s8"), (S8X8, "s8x8")):
         write_model(os.path.join(outdir, "model_%s.rnnm" % tag), layers,
                     gain_layer, vad_layer, wtype)
         hidden = [h.astype(np.float64) for h in h0]
@@ -222,11 +250,13 @@ def model_reference(outdir):
         arrays += [("gains_" + tag, results[tag][0]),
                    ("vad_" + tag, results[tag][1]),
                    ("hidden_" + tag, results[tag][2])]
-    dev = max(np.abs(a - b).max() for a, b in zip(results["f32"],
-                                                   results["s8"]))
-    print("model: int8 vs float max deviation %.5f (tolerance %.3f)"
-          % (dev, INT8_TOLERANCE))
-    assert dev < INT8_TOLERANCE / 2
+    for tag, tolerance in (("s8", INT8_TOLERANCE),
+                           ("s8x8", INT8X8_TOLERANCE)):
+        dev = max(np.abs(a - b).max() for a, b in zip(results["f32"],
+                                                       results[tag]))
+        print("model: %s vs float max deviation %.5f (tolerance %.3f)"
+              % (tag, dev, tolerance))
+        assert dev < tolerance / 2
     write_arrays(os.path.join(outdir, "model_ref.bin"), arrays)
 
 

@@ -149,6 +149,21 @@ START_TEST (test_forward_s8_close_to_float)
 }
 END_TEST
 
+/* int8x8 layers (quantised inputs), mixed with float32 ones where the
+ * inputs are not bounded, against the numpy reference computing the same
+ * quantisation. */
+START_TEST (test_forward_s8x8_matches_reference)
+{
+  run_reference ("model_s8x8.rnnm", "s8x8", MODEL_HELPER_REF_TOLERANCE);
+}
+END_TEST
+
+START_TEST (test_forward_s8x8_close_to_float_reference)
+{
+  run_reference ("model_s8x8.rnnm", "f32", MODEL_HELPER_INT8X8_TOLERANCE);
+}
+END_TEST
+
 /* ---- accessors and the state descriptor -------------------------------- */
 
 static guint64
@@ -857,6 +872,8 @@ model_suite (void)
   tcase_add_test (tc, test_forward_f32_matches_reference);
   tcase_add_test (tc, test_forward_s8_matches_reference);
   tcase_add_test (tc, test_forward_s8_close_to_float);
+  tcase_add_test (tc, test_forward_s8x8_matches_reference);
+  tcase_add_test (tc, test_forward_s8x8_close_to_float_reference);
   tcase_add_loop_test (tc, test_forward_random_models, 0,
       G_N_ELEMENTS (weight_types));
   tcase_add_test (tc, test_forward_s8x8_close_to_float);
