@@ -3,21 +3,33 @@
  * speexdsp's preprocessor on the same audio for a ratio.
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
-  * Prints "name value unit" lines.
- * Usage: bench_dsp [MODEL_FILE] [SECONDS] [INT8_MODEL_FILE]
- * The frames, the audio and speexdsp run at the float model's rate (16 kHz
- * for dsp/models/rnndenoise-16k.rnnm).
- * Without model files it builds fixed-seed random models (float and int8)
- * of the first shipped model's shape (dense 36->32, GRU 64, GRU 96, gain
- * and VAD heads): the speed does not depend on the weights. With a float
- * model file and no int8 one, the int8 figures come from the float model
- * quantised here (same shape).
+ * Prints "name value unit" lines, after "# model: …" and "# other: …"
+ * comment lines that name the two models compared.
+ * Usage: bench_dsp [MODEL_FILE] [SECONDS] [OTHER_MODEL_FILE]
+ * It compares the model with the other model. Each is labelled by the
+ * weight type of its first GRU layer ("f32", "int8", "int8x8", see
+ * dsp_weight_type_name()); the label names its figures
+ * (network_<label>_ns_per_frame, stream_<label>_*, state_<label>_*,
+ * ratio_<label>_over_speexdsp_cpu), and if both models get the same label
+ * the other's gets the suffix "_other".
+ * Without model files the model is a fixed-seed random int8x8 model of the
+ * first shipped model's shape (dense 36->32, GRU 64, GRU 96, gain and VAD
+ * heads; the dense layer reading the features stays float) and the other
+ * the same shape and seed in float: the speed does not depend on the
+ * weights. With a model file and no other one, the other is its sibling
+ * file: "<stem>-f32.rnnm" for a quantised model, else "<stem>-int8x8.rnnm"
+ * or "<stem>-int8.rnnm" (the int8x8 models in dsp/models have their float
+ * twins next to them, rnndenoise-48k-f32.rnnm and rnndenoise-16k-f32.rnnm);
+ * without one, only the model is measured.
+ * The frames, the audio and speexdsp run at the model's rate (16 kHz for
+ * dsp/models/rnndenoise-16k.rnnm); the other model must have the same
+ * rate, hop and number of features.
  *
  * Every figure is the median of REPEATS timed runs, each after an untimed
  * warm-up run over the same buffers: buffers are pre-faulted (written once
  * before timing), so no run pays for first-touch page faults, and the
- * float, int8 and speexdsp stream runs take turns, so that their ratios
- * come from the same moments of a shared, noisy machine.
+ * model's, the other model's and speexdsp's stream runs take turns, so that
+ * their ratios come from the same moments of a shared, noisy machine.
  */
 #include "config.h"
 
@@ -40,7 +52,7 @@
 
 #define REPEATS 5
 
-/* The frame layout of the float model under test (48 kHz and 480 samples
+/* The frame layout of the model under test (48 kHz and 480 samples
  * for the built-in shape and the 48 kHz model, 16 kHz and 160 for the
  * 16 kHz one); set once in main(). */
 static guint rate = 48000;
@@ -101,6 +113,123 @@ load_model (const gchar *path, DspWeightType type)
     exit (1);
   }
   return model;
+}
+
+/* A model under test: the model (index 0) or the other model (index 1). */
+typedef struct
+{
+  gchar *path;     /* owned; NULL for the built-in random model */
+  DspModel *model; /* owned */
+  gchar *label;    /* owned; names its figures */
+} BenchModel;
+
+/* The name of the weight type of @model's first GRU layer. */
+static const gchar *
+first_gru_weight_name (const DspModel *model)
+{
+  DspLayerInfo info;
+  guint i;
+
+  for (i = 0; i < dsp_model_get_n_layers (model); i++) {
+    if (dsp_model_get_layer_info (model, i, &info)
+        && info.kind == DSP_LAYER_GRU)
+      return dsp_weight_type_name (info.weight_type);
+  }
+  return "unknown";
+}
+
+static void
+bench_model_init (BenchModel *m, const gchar *path, DspWeightType type)
+{
+  m->path = g_strdup (path);
+  m->model = load_model (path, type);
+  m->label = g_strdup (first_gru_weight_name (m->model));
+}
+
+static void
+bench_model_clear (BenchModel *m)
+{
+  g_free (m->path);
+  g_free (m->label);
+  dsp_model_unref (m->model);
+}
+
+/* The other model's file next to @path: "<stem>-f32.rnnm" when the model
+ * (labelled @label) is quantised, else "<stem>-int8x8.rnnm", then
+ * "<stem>-int8.rnnm". Returns: (transfer full) (nullable): the first that
+ * exists. */
+static gchar *
+find_sibling (const gchar *path, const gchar *label)
+{
+  const gchar *f32_suffixes[] = { "-f32.rnnm", NULL };
+  const gchar *s8_suffixes[] = { "-int8x8.rnnm", "-int8.rnnm", NULL };
+  const gchar **suffixes;
+  gint stem;
+  guint i;
+  gchar *sibling;
+
+  if (!g_str_has_suffix (path, ".rnnm"))
+    return NULL;
+  stem = (gint) strlen (path) - (gint) strlen (".rnnm");
+  suffixes = strcmp (label, "f32") != 0 ? f32_suffixes : s8_suffixes;
+  for (i = 0; suffixes[i] != NULL; i++) {
+    sibling = g_strdup_printf ("%.*s%s", stem, path, suffixes[i]);
+    if (g_file_test (sibling, G_FILE_TEST_EXISTS))
+      return sibling;
+    g_free (sibling);
+  }
+  return NULL;
+}
+
+/* Loads the model from @path and the other one from @other_path or the
+ * model's sibling; without files, the built-in int8x8 and float models.
+ * Returns the number of models (1 when there is no other one). */
+static guint
+bench_models_open (BenchModel *models, const gchar *path,
+    const gchar *other_path)
+{
+  const DspFrameConfig *a, *b;
+  gchar *sibling = NULL, *label;
+
+  bench_model_init (&models[0], path, DSP_WEIGHT_S8X8);
+  if (other_path == NULL && path != NULL) {
+    sibling = find_sibling (path, models[0].label);
+    if (sibling == NULL)
+      return 1;
+    other_path = sibling;
+  }
+  bench_model_init (&models[1], other_path, DSP_WEIGHT_F32);
+  g_free (sibling);
+  if (strcmp (models[0].label, models[1].label) == 0) {
+    label = g_strconcat (models[1].label, "_other", NULL);
+    g_free (models[1].label);
+    models[1].label = label;
+  }
+
+  a = dsp_model_get_frame_config (models[0].model);
+  b = dsp_model_get_frame_config (models[1].model);
+  if (a->sample_rate != b->sample_rate || a->hop != b->hop
+      || dsp_model_get_n_features (models[0].model)
+          != dsp_model_get_n_features (models[1].model)) {
+    fprintf (stderr,
+        "bench_dsp: the other model has %u Hz, hop %u and %u features, "
+        "the model %u Hz, hop %u and %u features\n",
+        b->sample_rate, b->hop, dsp_model_get_n_features (models[1].model),
+        a->sample_rate, a->hop, dsp_model_get_n_features (models[0].model));
+    exit (1);
+  }
+  return 2;
+}
+
+/* "# WHAT: PATH (LABEL, id HEX16, N params)": plot_performance.py reads
+ * the model's label from the parentheses. */
+static void
+print_model_line (const gchar *what, const BenchModel *m)
+{
+  printf ("# %s: %s (%s, id %016" G_GINT64_MODIFIER "x, %" G_GSIZE_FORMAT
+          " params)\n",
+      what, m->path != NULL ? m->path : "built-in random shipped-shape model",
+      m->label, dsp_model_get_id (m->model), dsp_model_get_n_params (m->model));
 }
 
 /* Noisy speech-like audio, deterministic. */
@@ -173,6 +302,7 @@ typedef struct
   DspPitch *pitch; /* feature layout 3 only */
   const gfloat *x;
   guint bins;
+  guint n_bands;
   gfloat *spectra;  /* n_frames spectra, pre-faulted */
   gfloat *features; /* n_frames * DSP_MAX_FEATURES, pre-faulted */
   gfloat *hidden;
@@ -243,7 +373,7 @@ stage_gains (gpointer data, guint f)
   dsp_features_limit_to_noise_floor (d->feat,
       DSP_DEFAULT_STATIONARY_SUPPRESSION, gains);
   if (dsp_features_smoothed_above_floor (d->feat, above)) {
-    for (b = 0; b < DSP_MAX_BANDS; b++)
+    for (b = 0; b < d->n_bands; b++)
       gains[b] = MIN (gains[b]
               * (1.0f + 0.5f * MIN (above[b], 2.0f) * (1.0f - gains[b])),
           1.0f);
@@ -262,24 +392,32 @@ stage_synthesis (gpointer data, guint f)
 }
 
 /* Per-stage cost on one channel, each stage timed on its own (median of
- * REPEATS passes after a warm-up pass). */
+ * REPEATS passes after a warm-up pass); the network stage for each of the
+ * @n_models models, the model first, on the model's features. */
 static void
-bench_stages (DspModel *f32, DspModel *s8, const gfloat *x, guint n_frames)
+bench_stages (const BenchModel *models, guint n_models, const gfloat *x,
+    guint n_frames)
 {
-  const DspFrameConfig *cfg = dsp_model_get_frame_config (f32);
+  const DspFrameConfig *cfg = dsp_model_get_frame_config (models[0].model);
   StageData d;
-  gsize scratch
-      = MAX (dsp_model_scratch_size (f32, 1), dsp_model_scratch_size (s8, 1));
+  gsize scratch = 0, state = 0;
+  gchar *name;
+  guint k;
 
-  d.model = f32;
+  for (k = 0; k < n_models; k++) {
+    scratch = MAX (scratch, dsp_model_scratch_size (models[k].model, 1));
+    state = MAX (state, dsp_model_state_size (models[k].model, 1));
+  }
+  d.model = models[0].model;
   d.stft = dsp_stft_new (cfg);
   d.feat = dsp_features_new (cfg);
   d.x = x;
   d.bins = dsp_frame_config_get_n_bins (cfg);
+  d.n_bands = cfg->n_bands;
   /* g_new0 writes every page: no first-touch faults inside the timing. */
   d.spectra = g_new0 (gfloat, (gsize) n_frames * d.bins * 2);
   d.features = g_new0 (gfloat, (gsize) n_frames * DSP_MAX_FEATURES);
-  d.hidden = g_new0 (gfloat, dsp_model_state_size (f32, 1));
+  d.hidden = g_new0 (gfloat, state);
   d.scratch = g_new0 (gfloat, scratch + 1);
   d.work = g_new0 (gfloat, d.bins * 2);
   d.pitch_spectrum = g_new0 (gfloat, d.bins * 2);
@@ -294,12 +432,13 @@ bench_stages (DspModel *f32, DspModel *s8, const gfloat *x, guint n_frames)
   if (d.pitch != NULL)
     print_figure ("pitch_ns_per_frame", time_stage (stage_pitch, &d, n_frames),
         "ns");
-  print_figure ("network_f32_ns_per_frame",
-      time_stage (stage_network, &d, n_frames), "ns");
-  d.model = s8;
-  memset (d.hidden, 0, dsp_model_state_size (s8, 1) * sizeof (gfloat));
-  print_figure ("network_s8_ns_per_frame",
-      time_stage (stage_network, &d, n_frames), "ns");
+  for (k = 0; k < n_models; k++) {
+    d.model = models[k].model;
+    memset (d.hidden, 0, state * sizeof (gfloat));
+    name = g_strdup_printf ("network_%s_ns_per_frame", models[k].label);
+    print_figure (name, time_stage (stage_network, &d, n_frames), "ns");
+    g_free (name);
+  }
   print_figure ("gains_ns_per_frame", time_stage (stage_gains, &d, n_frames),
       "ns");
   print_figure ("synthesis_ns_per_frame",
@@ -417,50 +556,62 @@ speex_run_once (SpeexPreprocessState *st, const gfloat *x, guint n_samples)
 }
 #endif
 
-/* The float, int8 (side pad linked and not) and speexdsp streams, taking
- * turns: a warm-up run each, then REPEATS timed rounds; medians. */
+/* Stream runs: each of two models with the side pad linked, and the model
+ * with it unlinked. */
+#define MAX_RUNS 3
+
+/* Each of the @n_models models with the state side pad linked, the model
+ * with it unlinked, and speexdsp, taking turns: a warm-up run each, then
+ * REPEATS timed rounds; medians. */
 static void
-bench_streams (DspModel *f32, DspModel *s8, const gfloat *x, guint n)
+bench_streams (const BenchModel *models, guint n_models, const gfloat *x,
+    guint n)
 {
-  StreamRun runs[3];
-  gdouble cpu[3][REPEATS], med[3];
-  guint k, r;
+  StreamRun runs[MAX_RUNS];
+  gdouble cpu[MAX_RUNS][REPEATS], med[MAX_RUNS];
+  guint n_runs = n_models + 1, k, r;
+  gchar *unlinked;
 #ifdef HAVE_SPEEXDSP
   SpeexPreprocessState *st
       = speex_preprocess_state_init ((gint) hop, (gint) rate);
-  gdouble speex_cpu[REPEATS], speex_rtf;
+  gdouble speex_cpu[REPEATS], speex_rtf,
+      audio = (gdouble) (n / hop) * hop / rate;
+  gchar *name;
   gint on = 1;
 
   speex_preprocess_ctl (st, SPEEX_PREPROCESS_SET_DENOISE, &on);
   speex_run_once (st, x, n);
 #endif
 
-  stream_run_init (&runs[0], f32, "f32", TRUE, n);
-  stream_run_init (&runs[1], s8, "s8", TRUE, n);
-  stream_run_init (&runs[2], s8, "s8_unlinked", FALSE, n);
-  for (k = 0; k < 3; k++)
+  for (k = 0; k < n_models; k++)
+    stream_run_init (&runs[k], models[k].model, models[k].label, TRUE, n);
+  unlinked = g_strconcat (models[0].label, "_unlinked", NULL);
+  stream_run_init (&runs[n_models], models[0].model, unlinked, FALSE, n);
+  for (k = 0; k < n_runs; k++)
     stream_run_once (&runs[k], x, n);
   for (r = 0; r < REPEATS; r++) {
-    for (k = 0; k < 3; k++)
+    for (k = 0; k < n_runs; k++)
       cpu[k][r] = stream_run_once (&runs[k], x, n);
 #ifdef HAVE_SPEEXDSP
     speex_cpu[r] = speex_run_once (st, x, n);
 #endif
   }
-  for (k = 0; k < 3; k++) {
+  for (k = 0; k < n_runs; k++) {
     med[k] = median (cpu[k], REPEATS);
     stream_run_report (&runs[k], med[k], n);
     stream_run_clear (&runs[k]);
   }
+  g_free (unlinked);
 #ifdef HAVE_SPEEXDSP
-  speex_rtf = median (speex_cpu, REPEATS) / ((gdouble) (n / hop) * hop / rate);
+  speex_rtf = median (speex_cpu, REPEATS) / audio;
   speex_preprocess_state_destroy (st);
   print_figure ("speexdsp_realtime_factor", speex_rtf, "cpu_s/audio_s");
   print_figure ("speexdsp_speed", 1.0 / speex_rtf, "x_realtime");
-  print_figure ("ratio_f32_over_speexdsp_cpu",
-      med[0] / ((gdouble) (n / hop) * hop / rate) / speex_rtf, "ratio");
-  print_figure ("ratio_s8_over_speexdsp_cpu",
-      med[1] / ((gdouble) (n / hop) * hop / rate) / speex_rtf, "ratio");
+  for (k = 0; k < n_models; k++) {
+    name = g_strdup_printf ("ratio_%s_over_speexdsp_cpu", models[k].label);
+    print_figure (name, med[k] / audio / speex_rtf, "ratio");
+    g_free (name);
+  }
 #else
   (void) med;
 #endif
@@ -471,40 +622,31 @@ main (int argc, char **argv)
 {
   const gchar *path = argc > 1 && *argv[1] != '\0' ? argv[1] : NULL;
   guint seconds = argc > 2 ? (guint) atoi (argv[2]) : 20;
-  DspModel *f32 = load_model (path, DSP_WEIGHT_F32);
-  guint n;
+  const gchar *other_path = argc > 3 && *argv[3] != '\0' ? argv[3] : NULL;
+  BenchModel models[2];
+  guint n_models, n, k;
   gfloat *x;
-  const gchar *s8_path = argc > 3 && *argv[3] != '\0' ? argv[3] : NULL;
-  gchar *sibling = NULL;
-  DspModel *s8;
 
-  rate = dsp_model_get_frame_config (f32)->sample_rate;
-  hop = dsp_model_get_frame_config (f32)->hop;
+  n_models = bench_models_open (models, path, other_path);
+  rate = dsp_model_get_frame_config (models[0].model)->sample_rate;
+  hop = dsp_model_get_frame_config (models[0].model)->hop;
   n = MAX (seconds, 1u) * rate;
   x = make_audio (n);
-  if (s8_path == NULL && path != NULL && g_str_has_suffix (path, ".rnnm")) {
-    sibling
-        = g_strdup_printf ("%.*s-int8.rnnm", (gint) strlen (path) - 5, path);
-    if (g_file_test (sibling, G_FILE_TEST_EXISTS))
-      s8_path = sibling;
-  }
-  if (s8_path == NULL && path != NULL)
-    s8 = dsp_model_ref (f32);
-  else
-    s8 = load_model (s8_path, DSP_WEIGHT_S8);
-  print_figure ("int8_model_file", s8 != f32,
-      "(0: the int8 figures are "
-      "the float model's)");
 
+  print_model_line ("model", &models[0]);
+  if (n_models > 1)
+    print_model_line ("other", &models[1]);
+  else
+    printf ("# other: none\n");
   print_figure ("sample_rate", rate, "Hz");
   print_figure ("audio_seconds", n / (gdouble) rate, "s");
   print_figure ("repeats", REPEATS, "runs (figures are medians)");
-  print_figure ("model_parameters", dsp_model_get_n_params (f32), "params");
-  bench_stages (f32, s8, x, MIN (n / hop, 2000u));
-  bench_streams (f32, s8, x, n);
-  dsp_model_unref (f32);
-  dsp_model_unref (s8);
-  g_free (sibling);
+  print_figure ("model_parameters", dsp_model_get_n_params (models[0].model),
+      "params");
+  bench_stages (models, n_models, x, MIN (n / hop, 2000u));
+  bench_streams (models, n_models, x, n);
+  for (k = 0; k < n_models; k++)
+    bench_model_clear (&models[k]);
   g_free (x);
   return 0;
 }

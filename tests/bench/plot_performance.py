@@ -5,8 +5,11 @@
 Usage: plot_performance.py BENCH_DSP.txt BENCH_STREAMS.txt OUT_DIR
 The inputs are the "name value unit" lines printed by bench_dsp and
 bench_streams. Writes OUT_DIR/performance-breakdown.png (ns per frame per
-stage, next to speexdsp's whole frame) and OUT_DIR/performance-streams.png
-(throughput and CPU per audio second against the number of streams).
+stage of bench_dsp's model, next to speexdsp's whole frame) and
+OUT_DIR/performance-streams.png (throughput and CPU per audio second against
+the number of streams). The model's figures are named by its label, which
+bench_dsp's "# model: PATH (LABEL, id ..., N params)" line gives
+(network_LABEL_ns_per_frame, stream_LABEL_ns_per_frame).
 Needs Debian's python3-matplotlib.
 """
 import sys
@@ -30,11 +33,24 @@ def read_figures(path):
     return figures
 
 
-def plot_breakdown(dsp, out):
-    stages = ["analysis", "features", "network_f32", "gains", "synthesis"]
-    labels = ["analysis FFT", "features", "network", "gains", "synthesis"]
+def read_model_label(path):
+    """Returns the model's label from bench_dsp's "# model:" line: the text
+    in its (last) parentheses before the first comma."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith("# model:"):
+                inner = line[line.rindex("(") + 1:]
+                return inner.split(",")[0].strip()
+    sys.exit("%s: no \"# model:\" line (not bench_dsp output?)" % path)
+
+
+def plot_breakdown(dsp, label, out):
+    stages = ["analysis", "features", "network_" + label, "gains",
+              "synthesis"]
+    labels = ["analysis FFT", "features", "network (%s)" % label, "gains",
+              "synthesis"]
     values = [dsp[s + "_ns_per_frame"] / 1000 for s in stages]
-    total = dsp["stream_f32_ns_per_frame"] / 1000
+    total = dsp["stream_%s_ns_per_frame" % label] / 1000
     speex = dsp["speexdsp_realtime_factor"] * 1e6 / 100  # µs per 10 ms
     fig, ax = plt.subplots(figsize=(7, 3.2))
     left = 0.0
@@ -81,8 +97,9 @@ def plot_streams(streams, out):
 
 def main():
     dsp = read_figures(sys.argv[1])
+    label = read_model_label(sys.argv[1])
     streams = read_figures(sys.argv[2])
-    plot_breakdown(dsp, sys.argv[3] + "/performance-breakdown.png")
+    plot_breakdown(dsp, label, sys.argv[3] + "/performance-breakdown.png")
     plot_streams(streams, sys.argv[3] + "/performance-streams.png")
 
 
