@@ -3,7 +3,8 @@
 """Check exported model files against PyTorch on the same features.
 
     check_export.py CHECKPOINT.pt FEATURES.rndf FORWARD_TOOL MODEL.rnnm
-                    [--int8 MODEL_INT8.rnnm] [--tolerance T]
+                    [--int8 MODEL_INT8.rnnm] [--int8x8 MODEL_INT8X8.rnnm]
+                    [--tolerance T]
 
 Runs every sequence of FEATURES through the C inference
 (`rnndenoise-forward run`, i.e. dsp_model_forward(), each sequence from the
@@ -14,6 +15,10 @@ absolute difference of the band gains and the VAD:
   int8 file vs PyTorch computing with the same dequantised int8 weights
     (float64): the C int8 path itself
   int8 file vs PyTorch (float32): what quantisation costs
+  int8x8 file vs PyTorch (float32): what quantising weights and inputs
+    costs (the int8x8 arithmetic itself is checked bit for bit by the unit
+    tests; over long sequences a float64 twin would differ wherever one
+    input falls on the other side of a rounding step)
 
 Exits with status 1 if either of the first two exceeds the tolerance.
 """
@@ -95,6 +100,7 @@ def main():
     ap.add_argument("forward_tool")
     ap.add_argument("model")
     ap.add_argument("--int8", metavar="MODEL_INT8")
+    ap.add_argument("--int8x8", metavar="MODEL_INT8X8")
     ap.add_argument("--tolerance", type=float, default=1e-4)
     args = ap.parse_args()
 
@@ -124,6 +130,13 @@ def main():
         mg = np.abs(c_int8[0] - reference[0]).mean()
         print("check: int8 file vs float PyTorch (quantisation): max |diff| "
               "gains %.2e (mean %.1e), vad %.2e" % (dg, mg, dv))
+    if args.int8x8:
+        c_int8x8 = c_outputs(args.forward_tool, args.int8x8, args.features,
+                             n_frames, n_bands)
+        dg, dv = max_diff(c_int8x8, reference)
+        mg = np.abs(c_int8x8[0] - reference[0]).mean()
+        print("check: int8x8 file vs float PyTorch (quantisation): max "
+              "|diff| gains %.2e (mean %.1e), vad %.2e" % (dg, mg, dv))
     print("check: %s (tolerance %.0e)" % ("FAILED" if failed else "ok",
                                           args.tolerance))
     return 1 if failed else 0

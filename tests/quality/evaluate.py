@@ -579,7 +579,7 @@ def kind_table(rows, kinds, heldout):
 # ---- goals ----------------------------------------------------------------
 
 def goals(rows, free_rows, snrs, kinds):
-    """(goal, target, reached, met) for each goal of issue 10, on one
+    """(goal, target, reached, met) for each quality goal, on one
     test set."""
     out = []
     r = "rnndenoise"
