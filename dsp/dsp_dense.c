@@ -473,6 +473,18 @@ dsp_dense_set_portable_only (gboolean portable)
 }
 
 /**
+ * dsp_dense_get_portable_only:
+ *
+ * Returns: TRUE while dsp_dense_set_portable_only() holds the portable
+ *   kernels (the pitch search's dot product follows it too).
+ */
+gboolean
+dsp_dense_get_portable_only (void)
+{
+  return g_atomic_int_get (&portable_only) != 0;
+}
+
+/**
  * dsp_matrix_gemv:
  * @matrix: a rows x cols matrix (float, or int8 with per-row scales; at
  *   most DSP_MATRIX_MAX_S8X8_COLS columns for int8x8)
@@ -491,7 +503,7 @@ dsp_matrix_gemv (const DspMatrix *matrix, const gfloat *input,
   guint r;
 
 #ifdef DSP_DENSE_AVX2
-  avx2 = __builtin_cpu_supports ("avx2") && !g_atomic_int_get (&portable_only);
+  avx2 = __builtin_cpu_supports ("avx2") && !dsp_dense_get_portable_only ();
 #endif
   if (matrix->type == DSP_WEIGHT_S8X8) {
     /* Adds the bias itself, where the outputs are still in registers. */

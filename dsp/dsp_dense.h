@@ -109,6 +109,8 @@ typedef struct
 
 void dsp_dense_set_portable_only (gboolean portable);
 
+gboolean dsp_dense_get_portable_only (void);
+
 void dsp_matrix_gemv (const DspMatrix *matrix, const gfloat *input,
     const gfloat *bias, gfloat *output);
 

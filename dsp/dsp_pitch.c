@@ -6,6 +6,16 @@
 #include <math.h>
 #include <string.h>
 
+/* x86-64 builds carry an AVX2 copy of the dot product, chosen at run time,
+ * with the same additions in the same order (dsp_dense.c does the same for
+ * the network's kernels, and dsp_dense_set_portable_only() turns both
+ * off). */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define DSP_PITCH_AVX2 1
+#include <immintrin.h>
+#endif
+
+#include "dsp_dense.h"
 #include "dsp_fft.h"
 #include "dsp_frame_config.h"
 #include "dsp_pitch.h"
@@ -53,7 +63,12 @@ struct _DspPitch
   gfloat *coarse_spectra;
   gdouble *energy;
   gdouble *lag_corr; /* one per coarse lag */
-  gfloat *history;   /* owned, history_len floats */
+  /* TRUE while coarse[] is the decimation of the whole history: each frame
+   * then only decimates its new samples (the old sums move with the
+   * history, unchanged). Cleared by reset and load, which replace the
+   * history. */
+  gboolean coarse_current;
+  gfloat *history; /* owned, history_len floats */
   guint period;
   gfloat correlation;
 };
@@ -144,6 +159,7 @@ dsp_pitch_reset (DspPitch *self)
   g_return_if_fail (self != NULL);
 
   memset (self->history, 0, sizeof (gfloat) * self->history_len);
+  self->coarse_current = FALSE;
   self->period = self->min_period;
   self->correlation = 0.0f;
 }
@@ -157,7 +173,7 @@ typedef gfloat DspPitchLanes
  * so that the compiler keeps them in registers and vectorises without
  * -ffast-math; they are added in a fixed order. */
 static gfloat
-dot (const gfloat *a, const gfloat *b, guint len)
+dot_portable (const gfloat *a, const gfloat *b, guint len)
 {
   DspPitchLanes acc0 = { 0 }, acc1 = { 0 }, a0, a1, b0, b1;
   gfloat tail = 0.0f;
@@ -175,6 +191,42 @@ dot (const gfloat *a, const gfloat *b, guint len)
     tail += a[i] * b[i];
   acc0 += acc1;
   return ((acc0[0] + acc0[2]) + (acc0[1] + acc0[3])) + tail;
+}
+
+#ifdef DSP_PITCH_AVX2
+/* dot_portable() with one AVX register for its two vectors of partial
+ * sums: lanes 0-3 are acc0's, lanes 4-7 acc1's, each summing the same
+ * products in the same order, and the two halves are added as acc0 +=
+ * acc1 is; so the result has the same bits. No FMA: products are rounded
+ * before they are added, as there. */
+__attribute__ ((target ("avx2"))) static gfloat
+dot_avx2 (const gfloat *a, const gfloat *b, guint len)
+{
+  __m256 acc = _mm256_setzero_ps ();
+  __m128 sum;
+  gfloat lanes[4], tail = 0.0f;
+  guint i = 0;
+
+  for (; i + 8 <= len; i += 8)
+    acc = _mm256_add_ps (acc,
+        _mm256_mul_ps (_mm256_loadu_ps (a + i), _mm256_loadu_ps (b + i)));
+  for (; i < len; i++)
+    tail += a[i] * b[i];
+  sum = _mm_add_ps (_mm256_castps256_ps128 (acc),
+      _mm256_extractf128_ps (acc, 1));
+  _mm_storeu_ps (lanes, sum);
+  return ((lanes[0] + lanes[2]) + (lanes[1] + lanes[3])) + tail;
+}
+#endif
+
+static gfloat
+dot (const gfloat *a, const gfloat *b, guint len)
+{
+#ifdef DSP_PITCH_AVX2
+  if (__builtin_cpu_supports ("avx2") && !dsp_dense_get_portable_only ())
+    return dot_avx2 (a, b, len);
+#endif
+  return dot_portable (a, b, len);
 }
 
 /* Fills energy[i] with the sum of x[j]^2 for j < i (@n + 1 values), so any
@@ -225,21 +277,39 @@ coarse_correlations (DspPitch *self, guint n, guint len)
   dsp_fft_inverse (self->coarse_fft, u, self->coarse_corr);
 }
 
-/* The coarse signal: @n sums of `decimation` input samples. Each is 0 +
- * x[i d] + x[i d + 1] + ..., in that order; adding one offset k to all of
- * them at a time keeps that order while the additions of one pass do not
- * wait on each other. */
+/* Coarse samples @from .. @n - 1: each the sum of `decimation` input
+ * samples, 0 + x[i d] + x[i d + 1] + ..., in that order; adding one offset
+ * k to all of them at a time keeps that order while the additions of one
+ * pass do not wait on each other. */
 static void
-decimate (DspPitch *self, guint n)
+decimate (DspPitch *self, guint from, guint n)
 {
   guint d = self->decimation, i, k;
 
-  for (i = 0; i < n; i++)
+  for (i = from; i < n; i++)
     self->coarse[i] = 0.0f;
   for (k = 0; k < d; k++) {
-    for (i = 0; i < n; i++)
+    for (i = from; i < n; i++)
       self->coarse[i] += self->history[i * d + k];
   }
+}
+
+/* Brings the coarse signal up to date after the history moved by one hop:
+ * when it was current and a hop is whole coarse samples, the old sums move
+ * along and only the hop's new ones are computed (the same sums of the
+ * same samples, so the same bits); otherwise all of them. */
+static void
+update_coarse (DspPitch *self, guint n)
+{
+  guint d = self->decimation, shift = self->hop / d;
+
+  if (self->coarse_current && self->hop % d == 0 && shift < n) {
+    memmove (self->coarse, self->coarse + shift, sizeof (gfloat) * (n - shift));
+    decimate (self, n - shift, n);
+  } else {
+    decimate (self, 0, n);
+  }
+  self->coarse_current = TRUE;
 }
 
 /* The coarse period (in coarse samples) with the highest correlation over
@@ -255,7 +325,7 @@ coarse_period (DspPitch *self)
   gdouble *corr = self->lag_corr;
   guint best_lag = lo, lag, k;
 
-  decimate (self, n);
+  update_coarse (self, n);
   coarse_correlations (self, n, len);
   prefix_energies (self->coarse, n, energy);
   aa = energy[n] - energy[n - len];
@@ -331,8 +401,11 @@ dsp_pitch_analyze (DspPitch *self, const gfloat *in, gfloat *pitch_spectrum)
       sizeof (gfloat) * (self->history_len - self->hop));
   memcpy (self->history + self->history_len - self->hop, in,
       sizeof (gfloat) * self->hop);
-  if (pitch_spectrum == NULL)
+  if (pitch_spectrum == NULL) {
+    /* No search: the coarse signal falls behind the history. */
+    self->coarse_current = FALSE;
     return;
+  }
 
   refine_period (self, coarse_period (self));
 
@@ -477,4 +550,5 @@ dsp_pitch_load_history (DspPitch *self, const gfloat *in)
   g_return_if_fail (self != NULL && in != NULL);
 
   memcpy (self->history, in, sizeof (gfloat) * self->history_len);
+  self->coarse_current = FALSE;
 }

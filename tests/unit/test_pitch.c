@@ -12,6 +12,7 @@
 #include "check_main.h"
 #include <glib.h>
 
+#include "dsp/dsp_dense.h"
 #include "dsp/dsp_features.h"
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_pitch.h"
@@ -181,6 +182,77 @@ START_TEST (test_pitch_history_continuation)
 }
 END_TEST
 
+/* Each frame, four analyses of the same input give the same bits: one run
+ * straight through (the coarse signal updated by each hop's new samples);
+ * one that reloads its saved history before every frame (so decimates the
+ * whole history each time); one whose every third frame has no search
+ * (after which the coarse signal is rebuilt); and one with the portable
+ * dot product instead of the AVX2 one. The signal turns from a voice to
+ * noise to silence, so the period changes on the way. */
+START_TEST (test_pitch_incremental_and_kernels_identical)
+{
+  DspFrameConfig cfg;
+  DspPitch *straight, *reloaded, *skipping, *portable;
+  gfloat *x, *history, *s0, *s1, *s2, *s3;
+  guint rate = _i ? 16000 : 48000, len, n_bins, t, n_frames = 3 * N_FRAMES;
+
+  make_config (&cfg, rate);
+  n_bins = dsp_frame_config_get_n_bins (&cfg);
+  len = cfg.hop * n_frames;
+  x = g_new0 (gfloat, len);
+  make_voiced (rate, 183.0, 8, 0.05, x, cfg.hop * N_FRAMES);
+  make_voiced (rate, 0.0, 0, 0.3, x + (gsize) cfg.hop * N_FRAMES,
+      cfg.hop * N_FRAMES);
+  s0 = g_new (gfloat, 2 * n_bins);
+  s1 = g_new (gfloat, 2 * n_bins);
+  s2 = g_new (gfloat, 2 * n_bins);
+  s3 = g_new (gfloat, 2 * n_bins);
+  straight = dsp_pitch_new (&cfg);
+  reloaded = dsp_pitch_new (&cfg);
+  skipping = dsp_pitch_new (&cfg);
+  portable = dsp_pitch_new (&cfg);
+  history = g_new (gfloat, dsp_pitch_history_size (straight));
+
+  for (t = 0; t < n_frames; t++) {
+    const gfloat *in = x + (gsize) t * cfg.hop;
+
+    dsp_pitch_analyze (straight, in, s0);
+    dsp_pitch_save_history (reloaded, history);
+    dsp_pitch_load_history (reloaded, history);
+    dsp_pitch_analyze (reloaded, in, s1);
+    dsp_pitch_analyze (skipping, in, t % 3 == 2 ? NULL : s2);
+    dsp_dense_set_portable_only (TRUE);
+    dsp_pitch_analyze (portable, in, s3);
+    dsp_dense_set_portable_only (FALSE);
+
+    ck_assert_mem_eq (s0, s1, sizeof (gfloat) * 2 * n_bins);
+    ck_assert_mem_eq (s0, s3, sizeof (gfloat) * 2 * n_bins);
+    ck_assert_uint_eq (dsp_pitch_get_period (straight),
+        dsp_pitch_get_period (reloaded));
+    ck_assert_uint_eq (dsp_pitch_get_period (straight),
+        dsp_pitch_get_period (portable));
+    ck_assert (dsp_pitch_get_correlation (straight)
+        == dsp_pitch_get_correlation (portable));
+    if (t % 3 != 2) {
+      ck_assert_mem_eq (s0, s2, sizeof (gfloat) * 2 * n_bins);
+      ck_assert (dsp_pitch_get_correlation (straight)
+          == dsp_pitch_get_correlation (skipping));
+    }
+  }
+
+  dsp_pitch_free (straight);
+  dsp_pitch_free (reloaded);
+  dsp_pitch_free (skipping);
+  dsp_pitch_free (portable);
+  g_free (history);
+  g_free (x);
+  g_free (s0);
+  g_free (s1);
+  g_free (s2);
+  g_free (s3);
+}
+END_TEST
+
 /* Runs @x through a 48 kHz layout-3 analysis and returns the pitch
  * features (n_bands + DSP_FEATURE_N_PITCH values in @out) of its last frame;
  * @damage, if not NULL, is written into the pitch spectrum of that frame
@@ -302,6 +374,7 @@ pitch_suite (void)
 
   tc = tcase_create ("history");
   tcase_add_test (tc, test_pitch_history_continuation);
+  tcase_add_loop_test (tc, test_pitch_incremental_and_kernels_identical, 0, 2);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("features");
