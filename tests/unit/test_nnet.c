@@ -175,6 +175,54 @@ START_TEST (test_gru_batch_rows_independent)
 }
 END_TEST
 
+/* The GRU update gives the same bits with its AVX2 path (eight units at a
+ * time) as with the portable one (four, then one), for hidden sizes 1..40
+ * (every mix of groups of eight, four and single units), with large gate
+ * inputs that reach the activations' clamps. */
+START_TEST (test_gru_update_kernels_identical)
+{
+  GRand *rand = g_rand_new_with_seed (31);
+  gfloat w_ih[3 * 40 * 5], w_hh[3 * 40 * 40], b_ih[3 * 40], b_hh[3 * 40];
+  gfloat x[5], h_avx[40], h_portable[40], scratch[6 * 40];
+  guint hid, j, t;
+
+  for (j = 0; j < G_N_ELEMENTS (w_ih); j++)
+    w_ih[j] = (gfloat) g_rand_double_range (rand, -4.0, 4.0);
+  for (j = 0; j < G_N_ELEMENTS (w_hh); j++)
+    w_hh[j] = (gfloat) g_rand_double_range (rand, -1.0, 1.0);
+  for (j = 0; j < 3 * 40; j++) {
+    b_ih[j] = (gfloat) g_rand_double_range (rand, -1.0, 1.0);
+    b_hh[j] = (gfloat) g_rand_double_range (rand, -1.0, 1.0);
+  }
+  for (hid = 1; hid <= 40; hid++) {
+    DspGruWeights w = { 0 };
+    DspCell *cell;
+
+    w.input_size = 5;
+    w.hidden_size = hid;
+    w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, 5, w_ih, NULL, NULL };
+    w.w_hh = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, hid, w_hh, NULL, NULL };
+    w.b_ih = b_ih;
+    w.b_hh = b_hh;
+    cell = dsp_gru_new (&w);
+    memset (h_avx, 0, sizeof (h_avx));
+    memset (h_portable, 0, sizeof (h_portable));
+    for (t = 0; t < 6; t++) {
+      for (j = 0; j < 5; j++)
+        x[j] = (gfloat) g_rand_double_range (rand, -3.0, 3.0);
+      dsp_cell_step (cell, x, h_avx, 1, scratch);
+      dsp_dense_set_portable_only (TRUE);
+      dsp_cell_step (cell, x, h_portable, 1, scratch);
+      dsp_dense_set_portable_only (FALSE);
+      ck_assert_msg (memcmp (h_avx, h_portable, hid * sizeof (gfloat)) == 0,
+          "hidden size %u, step %u", hid, t);
+    }
+    dsp_cell_free (cell);
+  }
+  g_rand_free (rand);
+}
+END_TEST
+
 static const struct
 {
   DspActivation activation;
@@ -466,6 +514,7 @@ nnet_suite (void)
   tcase_add_test (tc, test_gru_s8_matches_reference);
   tcase_add_test (tc, test_gru_s8_close_to_float);
   tcase_add_test (tc, test_gru_batch_rows_independent);
+  tcase_add_test (tc, test_gru_update_kernels_identical);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("dense");
