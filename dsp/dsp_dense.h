@@ -196,18 +196,26 @@ dsp_vec4_select (DspMask4 mask, DspVec4 a, DspVec4 b)
   return (DspVec4) ((mask & (DspMask4) a) | (~mask & (DspMask4) b));
 }
 
+/* dsp_tanh()'s clamps and ratio on a vector @x of any width, @select a
+ * function like dsp_vec4_select() for it, @hi and @one vectors of
+ * DSP_TANH_LIMIT and 1 (a GNU statement expression: the same operations,
+ * lane by lane, for every width, so the same bits as dsp_tanh()). */
+#define DSP_TANH_VECTOR(x, hi, one, select) \
+  ({ \
+    __typeof__ (x) x_ = select ((x) > (hi), (hi), (x)); \
+    __typeof__ (x) y_; \
+    x_ = select (x_ < -(hi), -(hi), x_); \
+    y_ = DSP_TANH_RATIO (x_, x_ * x_); \
+    y_ = select (y_ > (one), (one), y_); \
+    select (y_ < -(one), -(one), y_); \
+  })
+
 /* dsp_tanh() of four values, lane by lane, with the same bits. */
 static inline DspVec4
 dsp_tanh4 (DspVec4 x)
 {
-  DspVec4 hi = dsp_vec4_splat (DSP_TANH_LIMIT), one = dsp_vec4_splat (1.0f);
-  DspVec4 y;
-
-  x = dsp_vec4_select (x > hi, hi, x);
-  x = dsp_vec4_select (x < -hi, -hi, x);
-  y = DSP_TANH_RATIO (x, x * x);
-  y = dsp_vec4_select (y > one, one, y);
-  return dsp_vec4_select (y < -one, -one, y);
+  return DSP_TANH_VECTOR (x, dsp_vec4_splat (DSP_TANH_LIMIT),
+      dsp_vec4_splat (1.0f), dsp_vec4_select);
 }
 
 /* dsp_sigmoid() of four values, lane by lane, with the same bits. */

@@ -62,14 +62,8 @@ vec8_select (DspMask8 mask, DspVec8 a, DspVec8 b)
 static inline __attribute__ ((always_inline)) DspVec8
 tanh8 (DspVec8 x)
 {
-  DspVec8 hi = vec8_splat (DSP_TANH_LIMIT), one = vec8_splat (1.0f);
-  DspVec8 y;
-
-  x = vec8_select (x > hi, hi, x);
-  x = vec8_select (x < -hi, -hi, x);
-  y = DSP_TANH_RATIO (x, x * x);
-  y = vec8_select (y > one, one, y);
-  return vec8_select (y < -one, -one, y);
+  return DSP_TANH_VECTOR (x, vec8_splat (DSP_TANH_LIMIT), vec8_splat (1.0f),
+      vec8_select);
 }
 
 /* dsp_sigmoid4() on eight lanes. */
