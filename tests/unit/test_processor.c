@@ -16,6 +16,7 @@
 
 #include "check_main.h"
 
+#include "dsp/dsp_dense.h"
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_processor.h"
 #include "state/rnn_state_error.h"
@@ -38,13 +39,13 @@ random_model (DspWeightType type)
 }
 
 static DspModel *
-random_model_layout (guint32 layout)
+random_model_layout_type (guint32 layout, DspWeightType type)
 {
   ModelHelperSpec spec;
   DspModel *model;
   GBytes *bytes;
 
-  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 77);
+  model_helper_spec_init_default (&spec, type, 77);
   ck_assert (dsp_frame_config_init_layout (&spec.config, RATE, layout, NULL));
   spec.layers[0].input_size
       = dsp_feature_layout_n_features (layout, spec.config.n_bands);
@@ -54,6 +55,12 @@ random_model_layout (guint32 layout)
   ck_assert_ptr_nonnull (model);
   g_bytes_unref (bytes);
   return model;
+}
+
+static DspModel *
+random_model_layout (guint32 layout)
+{
+  return random_model_layout_type (layout, DSP_WEIGHT_F32);
 }
 
 /* Speech-like test signal: a few harmonics with a wobbling pitch plus noise,
@@ -274,11 +281,47 @@ START_TEST (test_buffer_sizes_do_not_matter)
 }
 END_TEST
 
-/* Split points for migration, in samples: frame boundaries and mid-frame. */
-static const guint split_points[] = { 1, 479, 480, 481, 2400, 5003, 9600 };
-
+/* The weight types the stream tests run on. */
 static const DspWeightType continuation_types[]
     = { DSP_WEIGHT_F32, DSP_WEIGHT_S8, DSP_WEIGHT_S8X8 };
+
+/* A stream gives the same bits on a machine with AVX2 and on one without
+ * (the portable kernels), so a snapshot moved between them continues
+ * bit-exactly: float, int8 and int8x8 models, then feature layout 3 models
+ * (the pitch search has AVX2 code of its own), float and int8x8 as the
+ * shipped 48 kHz one is. (The float one matters: an int8x8 network's
+ * quantised inputs would hide a last-bit difference in its features.) */
+START_TEST (test_same_bits_without_avx2)
+{
+  DspModel *model = _i >= 3
+      ? random_model_layout_type (DSP_FEATURE_LAYOUT_PITCH_V3,
+          _i == 3 ? DSP_WEIGHT_F32 : DSP_WEIGHT_S8X8)
+      : random_model (continuation_types[_i]);
+  guint channels = 2, n = SIGNAL_SAMPLES;
+  gfloat *x = make_signal (n, channels, 5);
+  gfloat *fast = g_new (gfloat, (gsize) n * channels);
+  gfloat *portable = g_new (gfloat, (gsize) n * channels);
+  DspProcessor *a = dsp_processor_new (model, channels, NULL);
+  DspProcessor *b = dsp_processor_new (model, channels, NULL);
+  guint chunk[1] = { 960 }, produced;
+
+  produced = run_chunked (a, x, fast, n, chunk, 1);
+  dsp_dense_set_portable_only (TRUE);
+  ck_assert_uint_eq (run_chunked (b, x, portable, n, chunk, 1), produced);
+  dsp_dense_set_portable_only (FALSE);
+  assert_bits_equal (fast, portable, (gsize) produced * channels);
+
+  dsp_processor_free (a);
+  dsp_processor_free (b);
+  g_free (x);
+  g_free (fast);
+  g_free (portable);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* Split points for migration, in samples: frame boundaries and mid-frame. */
+static const guint split_points[] = { 1, 479, 480, 481, 2400, 5003, 9600 };
 
 /* Float, int8 and int8x8 models, and a feature layout 3 model (whose
  * snapshots also carry the pitch search's input history), at each split
@@ -1035,6 +1078,7 @@ processor_suite (void)
   tc = tcase_create ("migration");
   tcase_add_loop_test (tc, test_export_import_continuation, 0,
       4 * G_N_ELEMENTS (split_points));
+  tcase_add_loop_test (tc, test_same_bits_without_avx2, 0, 5);
   tcase_add_test (tc, test_import_refused_keeps_state);
   tcase_add_test (tc, test_side_output_formats);
   tcase_add_test (tc, test_take_pending_import);
