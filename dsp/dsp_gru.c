@@ -26,16 +26,11 @@
 typedef gfloat DspVec8 __attribute__ ((vector_size (8 * sizeof (gfloat))));
 typedef gint32 DspMask8 __attribute__ ((vector_size (8 * sizeof (gint32))));
 
-/* These vectors only travel between static functions of this file, always
- * inlined into the AVX2 one, so GCC's note that a 32-byte vector argument
- * would be passed differently with AVX enabled concerns no real call. */
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wpsabi"
-#elif defined(__GNUC__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
+/* The helpers below take and return these 32-byte vectors, so they are
+ * AVX2 functions too (always inlined into the AVX2 update): a call between
+ * AVX and non-AVX code would pass them differently. */
 
-static inline __attribute__ ((always_inline)) DspVec8
+__attribute__ ((target ("avx2"), always_inline)) static inline DspVec8
 vec8_load (const gfloat *p)
 {
   DspVec8 v;
@@ -44,7 +39,7 @@ vec8_load (const gfloat *p)
   return v;
 }
 
-static inline __attribute__ ((always_inline)) DspVec8
+__attribute__ ((target ("avx2"), always_inline)) static inline DspVec8
 vec8_splat (gfloat x)
 {
   DspVec8 v = { x, x, x, x, x, x, x, x };
@@ -52,14 +47,14 @@ vec8_splat (gfloat x)
   return v;
 }
 
-static inline __attribute__ ((always_inline)) DspVec8
+__attribute__ ((target ("avx2"), always_inline)) static inline DspVec8
 vec8_select (DspMask8 mask, DspVec8 a, DspVec8 b)
 {
   return (DspVec8) ((mask & (DspMask8) a) | (~mask & (DspMask8) b));
 }
 
 /* dsp_tanh4() on eight lanes. */
-static inline __attribute__ ((always_inline)) DspVec8
+__attribute__ ((target ("avx2"), always_inline)) static inline DspVec8
 tanh8 (DspVec8 x)
 {
   return DSP_TANH_VECTOR (x, vec8_splat (DSP_TANH_LIMIT), vec8_splat (1.0f),
@@ -67,7 +62,7 @@ tanh8 (DspVec8 x)
 }
 
 /* dsp_sigmoid4() on eight lanes. */
-static inline __attribute__ ((always_inline)) DspVec8
+__attribute__ ((target ("avx2"), always_inline)) static inline DspVec8
 sigmoid8 (DspVec8 x)
 {
   DspVec8 half = vec8_splat (0.5f);
