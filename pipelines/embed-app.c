@@ -54,7 +54,7 @@ static GOptionEntry entries[] = {
       "FILE.wav" },
   { "seconds", 's', 0, G_OPTION_ARG_DOUBLE, &seconds,
       "Length of the test tone in seconds (default 3)", "S" },
-  { NULL },
+  G_OPTION_ENTRY_NULL,
 };
 
 /* One pipeline and what the probe on the element's sink pad needs. */

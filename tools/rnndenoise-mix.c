@@ -23,7 +23,7 @@ static gdouble snr_db = 5.0;
 static GOptionEntry entries[] = {
   { "snr", 's', 0, G_OPTION_ARG_DOUBLE, &snr_db,
       "Signal-to-noise ratio of the mixture in dB (default 5)", "DB" },
-  { NULL },
+  G_OPTION_ENTRY_NULL,
 };
 
 static gdouble

@@ -32,7 +32,7 @@ static GOptionEntry entries[] = {
       "MS" },
   { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print only the SI-SDR in dB",
       NULL },
-  { NULL },
+  G_OPTION_ENTRY_NULL,
 };
 
 static void
