@@ -107,20 +107,8 @@ dot_s8 (const gint8 *restrict q, const gfloat *restrict x, gsize n,
  * (no -ffast-math). */
 #define DSP_ROUND_MAGIC 12582912.0f
 
-/* One input as an int8x8 matrix reads it: x * 127 clamped to ±127, NaN as
- * 0, rounded. */
-static inline gint16
-quantise_input (gfloat x)
-{
-  gfloat v = x * DSP_S8X8_ONE;
-
-  v = v > DSP_S8X8_ONE ? DSP_S8X8_ONE : v;
-  v = v < -DSP_S8X8_ONE ? -DSP_S8X8_ONE : v;
-  v = v == v ? v : 0.0f;
-  return (gint16) ((v + DSP_ROUND_MAGIC) - DSP_ROUND_MAGIC);
-}
-
-/* quantise_input() of four inputs, with the same operations lane by lane. */
+/* Four inputs as an int8x8 matrix reads them: x * 127 clamped to ±127, NaN
+ * as 0, rounded. */
 static inline DspVec4
 quantise_input4 (DspVec4 x)
 {
@@ -140,25 +128,34 @@ quantise_input4 (DspVec4 x)
 typedef gint32 DspVec4i __attribute__ ((vector_size (4 * sizeof (gint32))));
 typedef gint16 DspVec4s __attribute__ ((vector_size (4 * sizeof (gint16))));
 
+/* Four quantised inputs as 16-bit integers. */
+static inline DspVec4s
+quantise_input4_s16 (DspVec4 x)
+{
+  return __builtin_convertvector(__builtin_convertvector(quantise_input4 (x),
+                                     DspVec4i),
+      DspVec4s);
+}
+
 /* Quantises the @n inputs of an int8x8 matrix once for all its rows. They
- * are stored as 16-bit integers, the width the AVX2 kernel multiplies. */
+ * are stored as 16-bit integers, the width the AVX2 kernel multiplies. The
+ * last n % 4 go through the same four-lane code, padded with zeros. */
 static void
 quantise_inputs (const gfloat *x, guint n, gint16 *q)
 {
+  gfloat rest[4] = { 0.0f };
+  DspVec4s v;
   guint i;
 
   for (i = 0; i + 4 <= n; i += 4) {
-    DspVec4s v
-        = __builtin_convertvector(__builtin_convertvector(quantise_input4 (
-                                                              dsp_vec4_load (
-                                                                  x + i)),
-                                      DspVec4i),
-            DspVec4s);
-
+    v = quantise_input4_s16 (dsp_vec4_load (x + i));
     memcpy (q + i, &v, sizeof (v));
   }
-  for (; i < n; i++)
-    q[i] = quantise_input (x[i]);
+  if (i < n) {
+    memcpy (rest, x + i, sizeof (gfloat) * (n - i));
+    v = quantise_input4_s16 (dsp_vec4_load (rest));
+    memcpy (q + i, &v, sizeof (gint16) * (n - i));
+  }
 }
 
 /* Eight int8 weights, eight 16-bit inputs, eight 32-bit sums. */
@@ -203,16 +200,18 @@ s8x8_output (gint32 sum, gfloat scale)
   return (gfloat) sum * scale * (1.0f / DSP_S8X8_ONE);
 }
 
-/* @bias (nullable) is added to each output as dsp_matrix_gemv() adds it to
- * the other kernels' outputs: the same addition, the same bits. */
-static void
-gemv_s8x8_portable (const DspMatrix *matrix, const gint16 *xq,
-    const gfloat *bias, gfloat *output)
+/* Rows @from .. rows - 1 one at a time: the portable kernel, and the rows
+ * after the AVX2 kernel's groups of four. @bias (nullable) is added to each
+ * output as dsp_matrix_gemv() adds it to the other kernels' outputs: the
+ * same addition, the same bits. */
+static inline __attribute__ ((always_inline)) void
+gemv_s8x8_rows (const DspMatrix *matrix, const gint16 *xq, const gfloat *bias,
+    gfloat *output, guint from)
 {
   gsize cols = matrix->cols;
   guint r;
 
-  for (r = 0; r < matrix->rows; r++) {
+  for (r = from; r < matrix->rows; r++) {
     output[r] = s8x8_output (dot_s8x8 (matrix->s8 + r * cols, xq, cols),
         matrix->scale[r]);
     if (bias != NULL)
@@ -416,12 +415,7 @@ gemv_s8x8_avx2 (const DspMatrix *matrix, const gint16 *xq, const gfloat *bias,
       out = _mm_add_ps (out, _mm_loadu_ps (bias + r));
     _mm_storeu_ps (output + r, out);
   }
-  for (; r < matrix->rows; r++) {
-    output[r] = s8x8_output (dot_s8x8 (matrix->s8 + r * cols, xq, cols),
-        matrix->scale[r]);
-    if (bias != NULL)
-      output[r] += bias[r];
-  }
+  gemv_s8x8_rows (matrix, xq, bias, output, r);
 }
 
 __attribute__ ((target ("avx2"))) static void
@@ -453,7 +447,7 @@ gemv_s8x8 (const DspMatrix *matrix, const gfloat *input, const gfloat *bias,
 #else
   (void) avx2;
 #endif
-  gemv_s8x8_portable (matrix, xq, bias, output);
+  gemv_s8x8_rows (matrix, xq, bias, output, 0);
 }
 
 static gint portable_only = 0;
