@@ -14,6 +14,22 @@
 #include "tests/unit/model_helper.h"
 
 /**
+ * model_helper_default_config:
+ * @cfg: filled.
+ * @rate: a sample rate the default frame layout supports.
+ *
+ * dsp_frame_config_init_default(), aborting the test if it fails.
+ */
+void
+model_helper_default_config (DspFrameConfig *cfg, guint rate)
+{
+  GError *error = NULL;
+
+  g_assert_true (dsp_frame_config_init_default (cfg, rate, &error));
+  g_assert_no_error (error);
+}
+
+/**
  * model_helper_spec_init_default:
  * @spec: filled.
  * @weight_type: float, int8 or int8x8 weights.

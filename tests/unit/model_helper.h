@@ -46,6 +46,8 @@ typedef struct
   guint32 seed;
 } ModelHelperSpec;
 
+void model_helper_default_config (DspFrameConfig *cfg, guint rate);
+
 void model_helper_spec_init_default (ModelHelperSpec *spec,
     DspWeightType weight_type, guint32 seed);
 

@@ -9,6 +9,7 @@
 #include <check.h>
 
 #include "check_main.h"
+#include "model_helper.h"
 #include <glib.h>
 
 #include "dsp/dsp_error.h"
@@ -17,15 +18,6 @@
 #include "dsp/dsp_stft.h"
 
 #define N_FRAMES 40
-
-static void
-make_config (DspFrameConfig *cfg, guint rate)
-{
-  GError *error = NULL;
-
-  ck_assert (dsp_frame_config_init_default (cfg, rate, &error));
-  ck_assert_ptr_null (error);
-}
 
 static void
 make_noise (guint32 seed, gfloat *x, guint len)
@@ -49,7 +41,7 @@ START_TEST (test_config_default)
   GError *error = NULL;
   guint i;
 
-  make_config (&cfg, 48000);
+  model_helper_default_config (&cfg, 48000);
   ck_assert_uint_eq (cfg.sample_rate, 48000);
   ck_assert_uint_eq (cfg.hop, 480);
   ck_assert_uint_eq (cfg.window, 960);
@@ -59,14 +51,14 @@ START_TEST (test_config_default)
     ck_assert_uint_eq (cfg.band_edges[i], edges_48k[i]);
   ck_assert_uint_eq (dsp_frame_config_get_n_bins (&cfg), 481);
 
-  make_config (&cfg, 16000);
+  model_helper_default_config (&cfg, 16000);
   ck_assert_uint_eq (cfg.hop, 160);
   ck_assert_uint_eq (cfg.window, 320);
   ck_assert_uint_eq (cfg.n_bands, 20);
   ck_assert_uint_eq (cfg.band_edges[cfg.n_bands], 160);
 
   for (i = 0; i < G_N_ELEMENTS (rates); i++) {
-    make_config (&cfg, rates[i]);
+    model_helper_default_config (&cfg, rates[i]);
     ck_assert_msg (dsp_frame_config_validate (&cfg, &error), "%u Hz: %s",
         rates[i], error ? error->message : "");
     ck_assert_uint_ge (cfg.n_bands, 20);
@@ -198,7 +190,7 @@ START_TEST (test_config_validate_rejects)
   DspFrameConfig cfg;
   GError *error = NULL;
 
-  make_config (&cfg, 48000);
+  model_helper_default_config (&cfg, 48000);
   ck_assert (dsp_frame_config_validate (&cfg, NULL));
   bad->mutate (&cfg);
   ck_assert (!dsp_frame_config_validate (&cfg, &error));
@@ -222,7 +214,7 @@ START_TEST (test_features_length)
   gfloat features[DSP_MAX_FEATURES + 1];
   guint n;
 
-  make_config (&cfg, rates[_i]);
+  model_helper_default_config (&cfg, rates[_i]);
   feat = dsp_features_new (&cfg);
   n = dsp_features_get_n_features (feat);
   ck_assert_uint_eq (n,
@@ -260,7 +252,7 @@ START_TEST (test_features_silence_and_constant)
   gfloat *in, *features;
   guint nf, len, i, t;
 
-  make_config (&cfg, 48000);
+  model_helper_default_config (&cfg, 48000);
   feat = dsp_features_new (&cfg);
   nf = dsp_features_get_n_features (feat);
   len = N_FRAMES * cfg.hop;
@@ -302,7 +294,7 @@ START_TEST (test_features_stationary_deltas)
   gfloat *in, *features;
   guint nf, len, i, t;
 
-  make_config (&cfg, rates[_i]);
+  model_helper_default_config (&cfg, rates[_i]);
   feat = dsp_features_new (&cfg);
   nf = dsp_features_get_n_features (feat);
   len = N_FRAMES * cfg.hop;
@@ -566,7 +558,7 @@ START_TEST (test_features_energies)
   double total = 0.0, bands = 0.0;
   guint k, b;
 
-  make_config (&cfg, rates[_i]);
+  model_helper_default_config (&cfg, rates[_i]);
   feat = dsp_features_new (&cfg);
   stft = dsp_stft_new (&cfg);
   make_noise (9, in, cfg.window);
@@ -601,7 +593,7 @@ START_TEST (test_gains_interpolate)
   gfloat band_gains[DSP_MAX_BANDS], bin_gains[DSP_MAX_BINS];
   guint n_bins, k, b;
 
-  make_config (&cfg, rates[_i]);
+  model_helper_default_config (&cfg, rates[_i]);
   feat = dsp_features_new (&cfg);
   n_bins = dsp_frame_config_get_n_bins (&cfg);
 
@@ -638,7 +630,7 @@ START_TEST (test_gains_attenuation_limit)
   gfloat spectrum[2 * DSP_MAX_BINS], bin_gains[DSP_MAX_BINS];
   guint n_bins, k;
 
-  make_config (&cfg, 16000);
+  model_helper_default_config (&cfg, 16000);
   feat = dsp_features_new (&cfg);
   n_bins = dsp_frame_config_get_n_bins (&cfg);
 
@@ -731,7 +723,7 @@ START_TEST (test_gains_noise_floor_limit)
   }
 
   /* Layout 1 tracks no floor: nothing changes. */
-  make_config (&cfg, 48000);
+  model_helper_default_config (&cfg, 48000);
   ck_assert_uint_eq (cfg.feature_layout_id, DSP_FEATURE_LAYOUT_CEPSTRUM_V1);
   feat_v1 = dsp_features_new (&cfg);
   for (b = 0; b < cfg.n_bands; b++)

@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "check_main.h"
+#include "model_helper.h"
 #include <glib.h>
 
 #include "dsp/dsp_dense.h"
@@ -19,15 +20,6 @@
 #include "dsp/dsp_stft.h"
 
 #define N_FRAMES 40
-
-static void
-make_config (DspFrameConfig *cfg, guint rate)
-{
-  GError *error = NULL;
-
-  ck_assert (dsp_frame_config_init_default (cfg, rate, &error));
-  ck_assert_ptr_null (error);
-}
 
 /* A voice-like harmonic tone: @n_harmonics harmonics of @f0 Hz with falling
  * amplitudes, plus uniform noise of amplitude @noise (fixed seed). */
@@ -74,7 +66,7 @@ START_TEST (test_pitch_finds_period)
     gfloat *x, *spectrum;
     guint len;
 
-    make_config (&cfg, rates[r]);
+    model_helper_default_config (&cfg, rates[r]);
     len = cfg.hop * N_FRAMES;
     x = g_new (gfloat, len);
     spectrum = g_new (gfloat, 2 * dsp_frame_config_get_n_bins (&cfg));
@@ -104,7 +96,7 @@ START_TEST (test_pitch_noise_and_silence)
   gfloat *x, *spectrum;
   guint len, k, n_bins;
 
-  make_config (&cfg, 48000);
+  model_helper_default_config (&cfg, 48000);
   n_bins = dsp_frame_config_get_n_bins (&cfg);
   len = cfg.hop * N_FRAMES;
   x = g_new0 (gfloat, len);
@@ -134,7 +126,7 @@ START_TEST (test_pitch_history_continuation)
   gfloat *x, *a, *b, *saved;
   guint len, n_bins, split = 17;
 
-  make_config (&cfg, 48000);
+  model_helper_default_config (&cfg, 48000);
   n_bins = dsp_frame_config_get_n_bins (&cfg);
   len = cfg.hop * N_FRAMES;
   x = g_new (gfloat, len);
@@ -196,7 +188,7 @@ START_TEST (test_pitch_incremental_and_kernels_identical)
   gfloat *x, *history, *s0, *s1, *s2, *s3;
   guint rate = _i ? 16000 : 48000, len, n_bins, t, n_frames = 3 * N_FRAMES;
 
-  make_config (&cfg, rate);
+  model_helper_default_config (&cfg, rate);
   n_bins = dsp_frame_config_get_n_bins (&cfg);
   len = cfg.hop * n_frames;
   x = g_new0 (gfloat, len);

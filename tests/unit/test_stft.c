@@ -9,6 +9,7 @@
 #include <check.h>
 
 #include "check_main.h"
+#include "model_helper.h"
 #include <glib.h>
 
 #include "dsp/dsp_fft.h"
@@ -16,15 +17,6 @@
 #include "dsp/dsp_stft.h"
 
 #define N_FRAMES 60
-
-static void
-make_config (DspFrameConfig *cfg, guint rate)
-{
-  GError *error = NULL;
-
-  ck_assert (dsp_frame_config_init_default (cfg, rate, &error));
-  ck_assert_ptr_null (error);
-}
 
 /* Fills @len samples: 0 = uniform noise in [-1, 1) (fixed seed), 1 = a sine
  * sweep from 50 Hz to 0.45 * rate at amplitude 0.8. */
@@ -105,7 +97,7 @@ START_TEST (test_stft_lifecycle)
   DspFrameConfig cfg;
   DspStft *stft;
 
-  make_config (&cfg, 48000);
+  model_helper_default_config (&cfg, 48000);
   stft = dsp_stft_new (&cfg);
   ck_assert_ptr_nonnull (stft);
   ck_assert_uint_eq (dsp_stft_get_delay (stft), 480);
@@ -124,7 +116,7 @@ START_TEST (test_stft_reset_equals_new)
   gfloat *in, *out_a, *out_b;
   guint len;
 
-  make_config (&cfg, 16000);
+  model_helper_default_config (&cfg, 16000);
   len = N_FRAMES * cfg.hop;
   in = g_new (gfloat, len);
   out_a = g_new (gfloat, len);
@@ -156,7 +148,7 @@ START_TEST (test_stft_reconstruction)
   guint len, delay, n;
   gfloat max_err = 0.0f;
 
-  make_config (&cfg, rates[_i / 2]);
+  model_helper_default_config (&cfg, rates[_i / 2]);
   stft = dsp_stft_new (&cfg);
   delay = dsp_stft_get_delay (stft);
   ck_assert_uint_eq (delay, cfg.window - cfg.hop);
@@ -190,7 +182,7 @@ START_TEST (test_stft_history_continuation)
   guint len, cut = 17;
   gsize size;
 
-  make_config (&cfg, rates[_i]);
+  model_helper_default_config (&cfg, rates[_i]);
   len = N_FRAMES * cfg.hop;
   in = g_new (gfloat, len);
   ref = g_new (gfloat, len);
@@ -262,7 +254,7 @@ START_TEST (test_stft_threads)
   gfloat *in, *ref;
   guint len, i;
 
-  make_config (&cfg, 48000);
+  model_helper_default_config (&cfg, 48000);
   len = N_FRAMES * cfg.hop;
   in = g_new (gfloat, len);
   ref = g_new (gfloat, len);
