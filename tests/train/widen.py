@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""dsp/train/widen.py: a wider network computes the narrower one's outputs.
+
+    widen.py RNNDENOISE_FEATURES RNNDENOISE_FORWARD
+
+Makes a features file (layout 3) from a voiced tone complex in noise, a
+random network of 24/32/40 units as a train.py checkpoint and as its
+float32 model file, widens both to 32/48/56, and runs every model file
+through the C inference (rnndenoise-forward run): the widened networks'
+gains and VAD must match the original's to 1e-5, frame by frame, although
+the new units are active (their weights are random, only their way out is
+zero). A narrower size and a model file in another layout are refused.
+Needs PyTorch (python3-torch); without it the test is skipped.
+"""
+
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRAIN = os.path.join(HERE, "..", "..", "dsp", "train")
+SKIP = 77  # meson's exit status for a skipped test
+RATE = 48000
+
+
+def write_signal(path, seconds, voiced):
+    """Raw float32 at 48 kHz: harmonics of 150 Hz, or white noise."""
+    rng = random.Random(7)
+    n = int(RATE * seconds)
+    if voiced:
+        samples = (0.03 * sum(math.sin(2 * math.pi * 150.0 * h * k / RATE)
+                              / h for h in range(1, 12)) for k in range(n))
+    else:
+        samples = (rng.uniform(-0.02, 0.02) for _ in range(n))
+    with open(path, "wb") as f:
+        f.write(struct.pack("<%df" % n, *samples))
+
+
+def forward(tool, model, features, out):
+    subprocess.run([tool, "run", model, features, out], check=True)
+    with open(out, "rb") as f:
+        data = f.read()
+    return struct.unpack("<%df" % (len(data) // 4), data)
+
+
+def run_widen(folder, source, features, sizes, out):
+    return subprocess.run(
+        [sys.executable, os.path.join(TRAIN, "widen.py"), source, features,
+         os.path.join(folder, out), "--sizes", sizes],
+        capture_output=True, text=True)
+
+
+def main():
+    features_tool, forward_tool = sys.argv[1], sys.argv[2]
+    try:
+        import torch  # noqa: F401 (only whether it is there)
+    except ImportError:
+        print("widen: PyTorch (python3-torch) is not installed, skipped")
+        return SKIP
+    sys.path.insert(0, TRAIN)
+    import export
+    import featfile
+    from net import DenoiseNet
+
+    failures = []
+    with tempfile.TemporaryDirectory() as folder:
+        def at(name):
+            return os.path.join(folder, name)
+
+        write_signal(at("clean.raw"), 1.5, voiced=True)
+        write_signal(at("noise.raw"), 1.5, voiced=False)
+        with open(at("list.txt"), "w") as f:
+            f.write("clean.raw noise.raw\n")
+        for layout, name in (("3", "l3.rndf"), ("2", "l2.rndf")):
+            subprocess.run([features_tool, "--layout", layout, "--list",
+                            at("list.txt"), at(name)], check=True)
+
+        feats = featfile.FeatureFile(at("l3.rndf"))
+        cfg = feats.frame_config()
+        torch.manual_seed(3)
+        net = DenoiseNet(cfg["n_features"], cfg["n_bands"], 24, 32, 40)
+        net.set_normalisation(feats.features.mean(0) + 0.1,
+                              feats.features.std(0) * 1.5)
+        torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
+                    "frame_config": cfg, "epoch": 0, "log": []},
+                   at("narrow.pt"))
+        export.export(at("narrow.pt"), at("narrow.rnnm"), "f32")
+        reference = forward(forward_tool, at("narrow.rnnm"), at("l3.rndf"),
+                            at("narrow.out"))
+
+        for source in ("narrow.pt", "narrow.rnnm"):
+            proc = run_widen(folder, at(source), at("l3.rndf"), "32,48,56",
+                             "wide.pt")
+            if proc.returncode != 0:
+                failures.append("%s: %s" % (source, proc.stderr.strip()))
+                continue
+            export.export(at("wide.pt"), at("wide.rnnm"), "f32")
+            wide = forward(forward_tool, at("wide.rnnm"), at("l3.rndf"),
+                           at("wide.out"))
+            diff = max(abs(a - b) for a, b in zip(reference, wide))
+            if len(wide) != len(reference) or diff > 1e-5:
+                failures.append("widened from %s: %d values, differs by "
+                                "%.3g (expected %d, <= 1e-5)"
+                                % (source, len(wide), diff, len(reference)))
+            with open(at("wide.rnnm"), "rb") as f:
+                data = f.read()
+            if len(data) <= os.path.getsize(at("narrow.rnnm")):
+                failures.append("widened from %s: the file is not larger"
+                                % source)
+
+        for source, sizes, features, what in (
+                ("narrow.pt", "16,48,56", "l3.rndf", "narrower"),
+                ("narrow.rnnm", "32,48,56", "l2.rndf", "frame layout")):
+            proc = run_widen(folder, at(source), at(features), sizes,
+                             "bad.pt")
+            if proc.returncode == 0 or what not in proc.stderr:
+                failures.append("%s --sizes %s on %s: exit %d, %r (expected "
+                                "a refusal naming the %s)"
+                                % (source, sizes, features, proc.returncode,
+                                   proc.stderr.strip(), what))
+    for f in failures:
+        print("FAIL:", f)
+    if not failures:
+        print("widen: all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
