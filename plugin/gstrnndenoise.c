@@ -338,17 +338,27 @@ gst_rnn_denoise_request_new_pad (GstElement *element, GstPadTemplate *templ,
   return request_sinkpad (self, templ, req_name);
 }
 
+/* Detaches @statepad from its stream first (the streaming thread takes the
+ * state pad under the object lock at each buffer, so it starts no push on
+ * it after this), then ends its branch with EOS while the pad is still
+ * active, then deactivates and removes it. */
 static void
 release_statepad (GstRnnDenoise *self, GstPad *statepad)
 {
   GstRnnDenoisePad *sinkpad;
 
-  gst_pad_set_active (statepad, FALSE);
   GST_OBJECT_LOCK (self);
   sinkpad = gst_pad_get_element_private (statepad);
   if (sinkpad != NULL && sinkpad->statepad == statepad)
     sinkpad->statepad = NULL;
+  if (sinkpad != NULL)
+    gst_object_ref (sinkpad);
   GST_OBJECT_UNLOCK (self);
+
+  gst_rnn_denoise_statepad_end_released (statepad, sinkpad);
+  if (sinkpad != NULL)
+    gst_object_unref (sinkpad);
+  gst_pad_set_active (statepad, FALSE);
   gst_element_remove_pad (GST_ELEMENT (self), statepad);
 }
 

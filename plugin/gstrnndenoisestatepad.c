@@ -246,6 +246,47 @@ gst_rnn_denoise_statepad_push_eos (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   gst_object_unref (statepad);
 }
 
+/* Application thread, releasing @statepad once it is detached from its
+ * stream @stream (NULL if it had none), so that no buffer is started on it
+ * any more. Its branch would otherwise wait forever: a sink that never had
+ * a buffer holds a live pipeline in PAUSED, and a sink without EOS keeps
+ * the pipeline from ever posting EOS. So the branch gets EOS, after a
+ * stream-start and a segment if the pad never sent them. A push that the
+ * streaming thread began before the pad was detached may still be under
+ * way: the peer's stream lock orders the two, and a state buffer after the
+ * EOS only gets GST_FLOW_EOS back, which an observer ignores. An inactive
+ * pad (released in READY or NULL) has no running branch: nothing is sent. */
+void
+gst_rnn_denoise_statepad_end_released (GstPad *statepad,
+    GstRnnDenoisePad *stream)
+{
+  GstEvent *sticky;
+  GstSegment segment;
+  gchar *stream_id;
+
+  if (!gst_pad_is_active (statepad) || !gst_pad_is_linked (statepad))
+    return;
+  sticky = gst_pad_get_sticky_event (statepad, GST_EVENT_STREAM_START, 0);
+  if (sticky == NULL) {
+    stream_id = stream != NULL
+        ? state_stream_id (stream)
+        : g_strdup_printf ("rnndenoise/%s", GST_PAD_NAME (statepad));
+    gst_pad_push_event (statepad, gst_event_new_stream_start (stream_id));
+    g_free (stream_id);
+  } else {
+    gst_event_unref (sticky);
+  }
+  sticky = gst_pad_get_sticky_event (statepad, GST_EVENT_SEGMENT, 0);
+  if (sticky == NULL) {
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    gst_pad_push_event (statepad, gst_event_new_segment (&segment));
+  } else {
+    gst_event_unref (sticky);
+  }
+  GST_DEBUG_OBJECT (statepad, "released: ending its branch with EOS");
+  gst_pad_push_event (statepad, gst_event_new_eos ());
+}
+
 /* The stream a state pad belongs to, or NULL (a state pad requested
  * before its stream, or whose stream was released). Returns a new
  * reference. */

@@ -23,8 +23,12 @@
  *       PIPELINE names its rnndenoise "d", the audio sink "as" and the
  *       state branch "sq ! ss". While it plays, the state branch goes away
  *       (MODE sink-null: sq and ss are set to NULL, so state_0's pushes
- *       return FLUSHING; MODE release: state_0 is released); the audio
- *       must still reach EOS at "as" with SAMPLES mono F32 samples.
+ *       return FLUSHING; MODE release: state_0 is released; MODE
+ *       release-early: state_0 is released as soon as the pipeline is told
+ *       to play, before its branch had a buffer); the audio must still
+ *       reach EOS at "as" with SAMPLES mono F32 samples, and when state_0
+ *       was released the pipeline must reach PLAYING and post EOS (the
+ *       released pad ended its branch).
  *   pipeline-check launch [-q] [-v] PIPELINE...
  *       Runs PIPELINE to EOS like gst-launch-1.0 (exit 1 on an error); with
  *       -v, prints the caps of every pad at EOS in gst-launch-1.0 -v's
@@ -498,7 +502,7 @@ drop_state_branch (GstElement *pipeline, const gchar *mode)
     gst_element_set_locked_state (sq, TRUE);
     gst_element_set_state (ss, GST_STATE_NULL);
     gst_element_set_state (sq, GST_STATE_NULL);
-  } else {
+  } else { /* release, release-early */
     statepad = gst_element_get_static_pad (d, "state_0");
     gst_element_release_request_pad (d, statepad);
     gst_object_unref (statepad);
@@ -506,6 +510,21 @@ drop_state_branch (GstElement *pipeline, const gchar *mode)
   gst_object_unref (d);
   gst_object_unref (sq);
   gst_object_unref (ss);
+}
+
+/* Whether the pipeline posts EOS (every sink got one) within 10 s. */
+static gboolean
+bus_says_eos (GstElement *pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  gboolean eos = msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+
+  if (msg != NULL)
+    gst_message_unref (msg);
+  gst_object_unref (bus);
+  return eos;
 }
 
 static int
@@ -517,7 +536,7 @@ check_observer (const gchar *description, const gchar *mode,
   gint64 deadline;
   AudioEnd end;
   GstPad *pad;
-  gboolean eos;
+  gboolean eos, early, pipeline_eos;
 
   if (pipeline == NULL)
     return 1;
@@ -536,18 +555,24 @@ check_observer (const gchar *description, const gchar *mode,
   /* The branch goes away while the pipeline plays and state buffers
    * flow: first wait for PLAYING (the live pipeline gets there once every
    * sink, the state branch's too, has a buffer; a slow build can take
-   * longer than the 300 ms below), then let it stream. A state branch
-   * released before its sink prerolled would hold the pipeline in PAUSED,
-   * as any branch of a tee would. */
+   * longer than the 300 ms below), then let it stream. Or, released early,
+   * it goes before its sink could preroll: the element must end the branch
+   * (EOS) or the live pipeline would stay in PAUSED. */
+  early = g_str_equal (mode, "release-early");
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  if (early)
+    drop_state_branch (pipeline, mode);
   if (gst_element_get_state (pipeline, NULL, NULL, 60 * GST_SECOND)
       != GST_STATE_CHANGE_SUCCESS) {
     gst_element_set_state (pipeline, GST_STATE_NULL);
     gst_object_unref (pipeline);
-    FAIL ("the pipeline did not reach PLAYING in 60 s: %s", description);
+    FAIL ("the pipeline did not reach PLAYING in 60 s (%s): %s", mode,
+        description);
   }
-  g_usleep (300 * 1000);
-  drop_state_branch (pipeline, mode);
+  if (!early) {
+    g_usleep (300 * 1000);
+    drop_state_branch (pipeline, mode);
+  }
   deadline = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
   g_mutex_lock (&end.lock);
   while (!end.eos && g_cond_wait_until (&end.cond, &end.lock, deadline))
@@ -555,6 +580,9 @@ check_observer (const gchar *description, const gchar *mode,
   eos = end.eos;
   got = end.bytes / 4;
   g_mutex_unlock (&end.lock);
+  /* A locked sink (sink-null) never posts EOS; a released pad's does. */
+  pipeline_eos
+      = g_str_equal (mode, "sink-null") || (eos && bus_says_eos (pipeline));
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
   g_cond_clear (&end.cond);
@@ -566,6 +594,10 @@ check_observer (const gchar *description, const gchar *mode,
   if (got != want)
     FAIL ("%" G_GUINT64_FORMAT " audio samples, expected %" G_GUINT64_FORMAT,
         got, want);
+  if (!pipeline_eos)
+    FAIL ("the audio ended but the pipeline posted no EOS (%s): the state "
+          "branch was left without one",
+        mode);
   g_print ("ok: the audio went on to EOS (%s), %" G_GUINT64_FORMAT " samples\n",
       mode, got);
   return 0;

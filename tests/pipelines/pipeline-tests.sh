@@ -247,8 +247,9 @@ LIST
   state-branch-gone)
     # The state pad is an observer: when its branch is shut down (its
     # queue and sink set to NULL, so pushes return FLUSHING) or the pad is
-    # released while playing, the audio goes on to EOS with every sample.
-    for mode in sink-null release; do
+    # released while playing, or before its branch prerolled, the audio goes
+    # on to EOS with every sample (and a released pad ends its branch).
+    for mode in sink-null release release-early; do
       "$check" observer "audiotestsrc is-live=true samplesperbuffer=480 \
         num-buffers=100 ! audio/x-raw,format=F32LE,rate=48000,channels=1 ! \
         rnndenoise name=d ! queue ! fakesink name=as \
