@@ -32,6 +32,11 @@
 # than from scratch, and learns from every set the last 48 kHz stage learnt
 # from.
 #
+# A wide stage (WIDE_EPOCHS > 0) follows the last stage at 48 kHz: its
+# network widened to WIDE_SIZES (widen.py: the same outputs at first)
+# learns from a fresh set (seed SEED + 4) with its variants and the first
+# set again. The 16 kHz model still starts from the narrower network.
+#
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
 # BUILD_DIR is a meson build dir (default: build; set up if missing). All
@@ -49,7 +54,9 @@
 # wall time per stage: training stops early rather than pass it, and
 # EPOCHS=K reproduces a run so stopped after K epochs exactly), LAYOUT
 # (feature layout, 2), PITCH_STAGE (the first stage with feature layout 3:
-# 3; 0 never), SIZES (dense, GRU, GRU units: 64,96,128), JOBS (2).
+# 3; 0 never), SIZES (dense, GRU, GRU units: 64,96,128), WIDE_EPOCHS,
+# WIDE_SIZES, WIDE_LR, WIDE_SPEECH_WEIGHT (the wide stage: 0, 64,128,160,
+# 0.0004, 8; 0 epochs skips it), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
 # festvox-us-slt-hts, and apt-get download access to the data packages
@@ -63,7 +70,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,56p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,65p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -83,6 +90,9 @@ LR4=${LR4:-0.0005}
 SPEECH_WEIGHT2=${SPEECH_WEIGHT2:-6}
 SPEECH_WEIGHT3=${SPEECH_WEIGHT3:-8}
 SPEECH_WEIGHT4=${SPEECH_WEIGHT4:-8}
+WIDE_SIZES=${WIDE_SIZES:-64,128,160}
+WIDE_LR=${WIDE_LR:-0.0004}
+WIDE_SPEECH_WEIGHT=${WIDE_SPEECH_WEIGHT:-8}
 LR16=${LR16:-0.001}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
 if [ "$SMOKE" = yes ]; then
@@ -94,6 +104,7 @@ if [ "$SMOKE" = yes ]; then
   EPOCHS3=${EPOCHS3:-1}
   EPOCHS4=${EPOCHS4:-1}
   EPOCHS16=${EPOCHS16:-1}
+  WIDE_EPOCHS=${WIDE_EPOCHS:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -106,6 +117,7 @@ else
   # Stage 4 scored worse than stage 3 and is not in the shipped model.
   EPOCHS4=${EPOCHS4:-0}
   EPOCHS16=${EPOCHS16:-2}
+  WIDE_EPOCHS=${WIDE_EPOCHS:-0}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -279,7 +291,37 @@ if [ "$PITCH" = yes ]; then
   done
   FINAL="$DATA/l3"
 fi
-cp "$FINAL/model-stage$LAST_STAGE.pt" "$DATA/model.pt"
+MODEL48="$FINAL/model-stage$LAST_STAGE.pt"
+
+# The wide stage: the last stage's network, widened to WIDE_SIZES by
+# widen.py (new units whose outputs start at zero weight, so it starts with
+# the same gains), learns from a fresh set (seed SEED + 4) with its
+# variants and from the first set again.
+if [ "$WIDE_EPOCHS" -gt 0 ]; then
+  WIDE_SEED=$((SEED + 4))
+  extra_set "$WIDE_SEED" "$DATA/audio-seed$WIDE_SEED"
+  list="$DATA/audio-seed$WIDE_SEED/train/list.txt"
+  $PY "$HERE/snr_variants.py" "$list" "${list%.txt}-snr.txt" \
+      --seed "$WIDE_SEED"
+  wide_layout=$LAYOUT
+  [ "$PITCH" = no ] || wide_layout=3
+  step "features of the set of seed $WIDE_SEED (layout $wide_layout)"
+  "$FEATURES" --layout "$wide_layout" --list "$list" "$FINAL/train-wide.rndf"
+  "$FEATURES" --layout "$wide_layout" --list "${list%.txt}-snr.txt" \
+      "$FINAL/train-wide-snr.rndf"
+  step "widen stage $LAST_STAGE's network to $WIDE_SIZES"
+  $PY "$HERE/widen.py" "$MODEL48" "$FINAL/train.rndf" \
+      "$FINAL/model-widened.pt" --sizes "$WIDE_SIZES"
+  step "train, wide stage (at most $WIDE_EPOCHS epochs)"
+  $PY "$HERE/train.py" "$FINAL/train-wide.rndf" "$FINAL/val.rndf" \
+      "$FINAL/model-wide.pt" --also "$FINAL/train-wide-snr.rndf" \
+      --also "$FINAL/train.rndf" --init "$FINAL/model-widened.pt" \
+      --speech-weight "$WIDE_SPEECH_WEIGHT" --lr "$WIDE_LR" \
+      --seed $((SEED + 6)) --epochs "$WIDE_EPOCHS" --epoch-checkpoints \
+      --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
+  MODEL48="$FINAL/model-wide.pt"
+fi
+cp "$MODEL48" "$DATA/model.pt"
 
 # The shipped files are the int8x8 variants (weights and inputs quantised,
 # integer sums: about twice as fast, docs/model.md); their float32 twins
