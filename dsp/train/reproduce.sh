@@ -55,7 +55,7 @@
 # EPOCHS=K reproduces a run so stopped after K epochs exactly), LAYOUT
 # (feature layout, 2), PITCH_STAGE (the first stage with feature layout 3:
 # 3; 0 never), SIZES (dense, GRU, GRU units: 64,96,128), WIDE_EPOCHS,
-# WIDE_SIZES, WIDE_LR, WIDE_SPEECH_WEIGHT (the wide stage: 0, 64,128,160,
+# WIDE_SIZES, WIDE_LR, WIDE_SPEECH_WEIGHT (the wide stage: 1, 64,128,160,
 # 0.0004, 8; 0 epochs skips it), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
@@ -117,7 +117,7 @@ else
   # Stage 4 scored worse than stage 3 and is not in the shipped model.
   EPOCHS4=${EPOCHS4:-0}
   EPOCHS16=${EPOCHS16:-2}
-  WIDE_EPOCHS=${WIDE_EPOCHS:-0}
+  WIDE_EPOCHS=${WIDE_EPOCHS:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
