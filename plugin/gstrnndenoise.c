@@ -340,8 +340,9 @@ gst_rnn_denoise_request_new_pad (GstElement *element, GstPadTemplate *templ,
 
 /* Detaches @statepad from its stream first (the streaming thread takes the
  * state pad under the object lock at each buffer, so it starts no push on
- * it after this), then ends its branch with EOS while the pad is still
- * active, then deactivates and removes it. */
+ * it after this), then has its branch ended with EOS (from another thread:
+ * the release never waits for the branch), then deactivates and removes
+ * it. */
 static void
 release_statepad (GstRnnDenoise *self, GstPad *statepad)
 {
@@ -355,7 +356,7 @@ release_statepad (GstRnnDenoise *self, GstPad *statepad)
     gst_object_ref (sinkpad);
   GST_OBJECT_UNLOCK (self);
 
-  gst_rnn_denoise_statepad_end_released (statepad, sinkpad);
+  gst_rnn_denoise_statepad_end_released (GST_ELEMENT (self), statepad, sinkpad);
   if (sinkpad != NULL)
     gst_object_unref (sinkpad);
   gst_pad_set_active (statepad, FALSE);

@@ -224,8 +224,8 @@ void gst_rnn_denoise_statepad_push_event (GstRnnDenoise *self,
     GstRnnDenoisePad *pad, GstEvent *event);
 void gst_rnn_denoise_statepad_push_eos (GstRnnDenoise *self,
     GstRnnDenoisePad *pad, GstEvent *event);
-void gst_rnn_denoise_statepad_end_released (GstPad *statepad,
-    GstRnnDenoisePad *stream);
+void gst_rnn_denoise_statepad_end_released (GstElement *element,
+    GstPad *statepad, GstRnnDenoisePad *stream);
 gboolean gst_rnn_denoise_state_event (GstPad *statepad, GstObject *parent,
     GstEvent *event);
 gboolean gst_rnn_denoise_state_query (GstPad *statepad, GstObject *parent,

@@ -246,45 +246,82 @@ gst_rnn_denoise_statepad_push_eos (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   gst_object_unref (statepad);
 }
 
+/* What a released state pad's branch still needs: its sink pad (the
+ * released pad's former peer, referenced) and the state stream's id. */
+typedef struct
+{
+  GstPad *peer;
+  gchar *stream_id;
+} BranchEnd;
+
+static void
+branch_end_free (gpointer data)
+{
+  BranchEnd *end = data;
+
+  gst_object_unref (end->peer);
+  g_free (end->stream_id);
+  g_free (end);
+}
+
+/* A thread of GStreamer's pool (gst_element_call_async ()). Sends EOS to
+ * the branch, after a stream-start and a segment if it never had them.
+ * Sending a serialized event waits for the peer's stream lock, which a
+ * push of the streaming thread may hold for a long time (a full queue in
+ * PAUSED): that is why this does not run in the releasing thread. */
+static void
+end_branch (GstElement *element, gpointer data)
+{
+  BranchEnd *end = data;
+  GstEvent *sticky;
+  GstSegment segment;
+
+  (void) element;
+  sticky = gst_pad_get_sticky_event (end->peer, GST_EVENT_STREAM_START, 0);
+  if (sticky == NULL)
+    gst_pad_send_event (end->peer, gst_event_new_stream_start (end->stream_id));
+  else
+    gst_event_unref (sticky);
+  sticky = gst_pad_get_sticky_event (end->peer, GST_EVENT_SEGMENT, 0);
+  if (sticky == NULL) {
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    gst_pad_send_event (end->peer, gst_event_new_segment (&segment));
+  } else {
+    gst_event_unref (sticky);
+  }
+  GST_DEBUG_OBJECT (end->peer, "a released state pad's branch: EOS");
+  gst_pad_send_event (end->peer, gst_event_new_eos ());
+}
+
 /* Application thread, releasing @statepad once it is detached from its
  * stream @stream (NULL if it had none), so that no buffer is started on it
  * any more. Its branch would otherwise wait forever: a sink that never had
  * a buffer holds a live pipeline in PAUSED, and a sink without EOS keeps
- * the pipeline from ever posting EOS. So the branch gets EOS, after a
- * stream-start and a segment if the pad never sent them. A push that the
- * streaming thread began before the pad was detached may still be under
- * way: the peer's stream lock orders the two, and a state buffer after the
- * EOS only gets GST_FLOW_EOS back, which an observer ignores. An inactive
- * pad (released in READY or NULL) has no running branch: nothing is sent. */
+ * the pipeline from ever posting EOS. So the branch gets EOS, sent to the
+ * pad's peer from another thread (end_branch ()) so that the release never
+ * waits. A push that the streaming thread began before the pad was
+ * detached may still be under way: the peer's stream lock orders the two,
+ * and a state buffer after the EOS only gets GST_FLOW_EOS back, which an
+ * observer ignores. An inactive pad (released in READY or NULL) has no
+ * running branch: nothing is sent. */
 void
-gst_rnn_denoise_statepad_end_released (GstPad *statepad,
+gst_rnn_denoise_statepad_end_released (GstElement *element, GstPad *statepad,
     GstRnnDenoisePad *stream)
 {
-  GstEvent *sticky;
-  GstSegment segment;
-  gchar *stream_id;
+  BranchEnd *end;
+  GstPad *peer;
 
-  if (!gst_pad_is_active (statepad) || !gst_pad_is_linked (statepad))
+  if (!gst_pad_is_active (statepad))
     return;
-  sticky = gst_pad_get_sticky_event (statepad, GST_EVENT_STREAM_START, 0);
-  if (sticky == NULL) {
-    stream_id = stream != NULL
-        ? state_stream_id (stream)
-        : g_strdup_printf ("rnndenoise/%s", GST_PAD_NAME (statepad));
-    gst_pad_push_event (statepad, gst_event_new_stream_start (stream_id));
-    g_free (stream_id);
-  } else {
-    gst_event_unref (sticky);
-  }
-  sticky = gst_pad_get_sticky_event (statepad, GST_EVENT_SEGMENT, 0);
-  if (sticky == NULL) {
-    gst_segment_init (&segment, GST_FORMAT_TIME);
-    gst_pad_push_event (statepad, gst_event_new_segment (&segment));
-  } else {
-    gst_event_unref (sticky);
-  }
-  GST_DEBUG_OBJECT (statepad, "released: ending its branch with EOS");
-  gst_pad_push_event (statepad, gst_event_new_eos ());
+  peer = gst_pad_get_peer (statepad);
+  if (peer == NULL)
+    return;
+  end = g_new0 (BranchEnd, 1);
+  end->peer = peer;
+  end->stream_id = stream != NULL
+      ? state_stream_id (stream)
+      : g_strdup_printf ("rnndenoise/%s", GST_PAD_NAME (statepad));
+  gst_element_call_async (element, end_branch, end, branch_end_free);
 }
 
 /* The stream a state pad belongs to, or NULL (a state pad requested

@@ -25,7 +25,10 @@
  *       (MODE sink-null: sq and ss are set to NULL, so state_0's pushes
  *       return FLUSHING; MODE release: state_0 is released; MODE
  *       release-early: state_0 is released as soon as the pipeline is told
- *       to play, before its branch had a buffer); the audio must still
+ *       to play, before its branch had a buffer; MODE release-paused: for
+ *       a pipeline that is not live, state_0 is released in PAUSED once
+ *       the queues are full, and the release must not wait for the branch,
+ *       then it plays); the audio must still
  *       reach EOS at "as" with SAMPLES mono F32 samples, and when state_0
  *       was released the pipeline must reach PLAYING and post EOS (the
  *       released pad ended its branch).
@@ -512,6 +515,32 @@ drop_state_branch (GstElement *pipeline, const gchar *mode)
   gst_object_unref (ss);
 }
 
+/* Prerolls the pipeline in PAUSED and lets its queues fill (the streaming
+ * thread then waits in a full queue), then releases state_0: the release
+ * must not wait for the branch, which takes nothing until PLAYING. */
+static gboolean
+release_while_paused (GstElement *pipeline, const gchar *mode)
+{
+  gint64 start;
+  gdouble waited;
+
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  if (gst_element_get_state (pipeline, NULL, NULL, 60 * GST_SECOND)
+      != GST_STATE_CHANGE_SUCCESS) {
+    g_printerr ("FAIL: the pipeline did not preroll in 60 s\n");
+    return FALSE;
+  }
+  g_usleep (500 * 1000);
+  start = g_get_monotonic_time ();
+  drop_state_branch (pipeline, mode);
+  waited = (g_get_monotonic_time () - start) / 1e6;
+  if (waited > 5.0) {
+    g_printerr ("FAIL: releasing state_0 in PAUSED waited %.1f s\n", waited);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Whether the pipeline posts EOS (every sink got one) within 10 s. */
 static gboolean
 bus_says_eos (GstElement *pipeline)
@@ -559,6 +588,12 @@ check_observer (const gchar *description, const gchar *mode,
    * it goes before its sink could preroll: the element must end the branch
    * (EOS) or the live pipeline would stay in PAUSED. */
   early = g_str_equal (mode, "release-early");
+  if (g_str_equal (mode, "release-paused")
+      && !release_while_paused (pipeline, mode)) {
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (pipeline);
+    return 1;
+  }
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   if (early)
     drop_state_branch (pipeline, mode);
@@ -569,7 +604,7 @@ check_observer (const gchar *description, const gchar *mode,
     FAIL ("the pipeline did not reach PLAYING in 60 s (%s): %s", mode,
         description);
   }
-  if (!early) {
+  if (!early && !g_str_equal (mode, "release-paused")) {
     g_usleep (300 * 1000);
     drop_state_branch (pipeline, mode);
   }

@@ -255,6 +255,12 @@ LIST
         rnndenoise name=d ! queue ! fakesink name=as \
         d.state_0 ! queue name=sq ! fakesink name=ss" "$mode" 48000
     done
+    # Released in PAUSED with full queues (not live: the source filled
+    # them during preroll), the release does not wait for the branch.
+    "$check" observer "audiotestsrc samplesperbuffer=480 num-buffers=400 ! \
+      audio/x-raw,format=F32LE,rate=48000,channels=1 ! rnndenoise name=d ! \
+      queue ! fakesink name=as d.state_0 ! queue name=sq ! fakesink name=ss" \
+      release-paused 192000
     ;;
 
   *)
