@@ -67,24 +67,14 @@ def int8_twin(net):
     twin = copy.deepcopy(net).double()
     layers, _, _ = net.export_layers()
     types = int8_weight_types(len(layers))
-    mods = [twin.inp, twin.gru1, twin.gru2, twin.gain, twin.vad]
+    for layer, wtype in zip(layers, types):
+        if wtype == S8:
+            layer["weights"] = [dequantize(*quantize_rows(m))
+                                for m in layer["weights"]]
     with torch.no_grad():
         twin.feat_mean.zero_()
         twin.feat_std.fill_(1.0)
-        for layer, mod, wtype in zip(layers, mods, types):
-            mats = [torch.from_numpy(dequantize(*quantize_rows(m))
-                                     if wtype == S8 else m.astype(np.float64))
-                    for m in layer["weights"]]
-            vecs = [torch.from_numpy(v.astype(np.float64))
-                    for v in layer["biases"]]
-            if isinstance(mod, torch.nn.GRU):
-                mod.weight_ih_l0.copy_(mats[0])
-                mod.weight_hh_l0.copy_(mats[1])
-                mod.bias_ih_l0.copy_(vecs[0])
-                mod.bias_hh_l0.copy_(vecs[1])
-            else:
-                mod.weight.copy_(mats[0])
-                mod.bias.copy_(vecs[0])
+    twin.load_layers(layers)
     return twin
 
 

@@ -83,6 +83,29 @@ class DenoiseNet(nn.Module):
             layer["biases"] = [v.astype("float32") for v in layer["biases"]]
         return layers, 3, 4
 
+    def load_layers(self, layers):
+        """Copy layers in export_layers()' form (model file order, numpy
+        arrays) into the modules, in the network's dtype. Layer 0 becomes
+        the input layer as it is: the caller sets the normalisation it was
+        made for (identity for a file's folded layer)."""
+        modules = (self.inp, self.gru1, self.gru2, self.gain, self.vad)
+        with torch.no_grad():
+            for layer, mod in zip(layers, modules):
+                dtype = mod.bias_ih_l0.dtype if isinstance(mod, nn.GRU) \
+                    else mod.bias.dtype
+                mats = [torch.from_numpy(m).to(dtype)
+                        for m in layer["weights"]]
+                vecs = [torch.from_numpy(v).to(dtype)
+                        for v in layer["biases"]]
+                if isinstance(mod, nn.GRU):
+                    mod.weight_ih_l0.copy_(mats[0])
+                    mod.weight_hh_l0.copy_(mats[1])
+                    mod.bias_ih_l0.copy_(vecs[0])
+                    mod.bias_hh_l0.copy_(vecs[1])
+                else:
+                    mod.weight.copy_(mats[0])
+                    mod.bias.copy_(vecs[0])
+
 
 def load_checkpoint(path):
     """Rebuild a DenoiseNet from a checkpoint written by train.py; returns

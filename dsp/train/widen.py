@@ -58,17 +58,9 @@ def net_from_model_file(path, train, train_path):
     mean = net.feat_mean.double().numpy()
     std = net.feat_std.double().numpy()
     # export_layers() wrote w_in = W / std and b_in = b - W / std @ mean.
-    with torch.no_grad():
-        net.inp.weight.copy_(torch.from_numpy(w_in * std[None, :]))
-        net.inp.bias.copy_(torch.from_numpy(b_in + w_in @ mean))
-        for gru, layer in ((net.gru1, layers[1]), (net.gru2, layers[2])):
-            gru.weight_ih_l0.copy_(torch.from_numpy(layer["weights"][0]))
-            gru.weight_hh_l0.copy_(torch.from_numpy(layer["weights"][1]))
-            gru.bias_ih_l0.copy_(torch.from_numpy(layer["biases"][0]))
-            gru.bias_hh_l0.copy_(torch.from_numpy(layer["biases"][1]))
-        for head, layer in ((net.gain, layers[3]), (net.vad, layers[4])):
-            head.weight.copy_(torch.from_numpy(layer["weights"][0]))
-            head.bias.copy_(torch.from_numpy(layer["biases"][0]))
+    layers[0] = dict(layers[0], weights=[w_in * std[None, :]],
+                     biases=[b_in + w_in @ mean])
+    net.load_layers(layers)
     return net, cfg
 
 
