@@ -264,6 +264,21 @@ branch_end_free (gpointer data)
   g_free (end);
 }
 
+/* Sends @event (taking it) to @pad unless @pad already holds a sticky
+ * event of its type. */
+static void
+send_unless_sticky (GstPad *pad, GstEvent *event)
+{
+  GstEvent *sticky = gst_pad_get_sticky_event (pad, GST_EVENT_TYPE (event), 0);
+
+  if (sticky != NULL) {
+    gst_event_unref (sticky);
+    gst_event_unref (event);
+    return;
+  }
+  gst_pad_send_event (pad, event);
+}
+
 /* A thread of GStreamer's pool (gst_element_call_async ()). Sends EOS to
  * the branch, after a stream-start and a segment if it never had them.
  * Sending a serialized event waits for the peer's stream lock, which a
@@ -273,22 +288,12 @@ static void
 end_branch (GstElement *element, gpointer data)
 {
   BranchEnd *end = data;
-  GstEvent *sticky;
   GstSegment segment;
 
   (void) element;
-  sticky = gst_pad_get_sticky_event (end->peer, GST_EVENT_STREAM_START, 0);
-  if (sticky == NULL)
-    gst_pad_send_event (end->peer, gst_event_new_stream_start (end->stream_id));
-  else
-    gst_event_unref (sticky);
-  sticky = gst_pad_get_sticky_event (end->peer, GST_EVENT_SEGMENT, 0);
-  if (sticky == NULL) {
-    gst_segment_init (&segment, GST_FORMAT_TIME);
-    gst_pad_send_event (end->peer, gst_event_new_segment (&segment));
-  } else {
-    gst_event_unref (sticky);
-  }
+  send_unless_sticky (end->peer, gst_event_new_stream_start (end->stream_id));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  send_unless_sticky (end->peer, gst_event_new_segment (&segment));
   GST_DEBUG_OBJECT (end->peer, "a released state pad's branch: EOS");
   gst_pad_send_event (end->peer, gst_event_new_eos ());
 }

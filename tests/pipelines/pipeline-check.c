@@ -505,7 +505,7 @@ drop_state_branch (GstElement *pipeline, const gchar *mode)
     gst_element_set_locked_state (sq, TRUE);
     gst_element_set_state (ss, GST_STATE_NULL);
     gst_element_set_state (sq, GST_STATE_NULL);
-  } else { /* release, release-early */
+  } else { /* release, release-early, release-paused */
     statepad = gst_element_get_static_pad (d, "state_0");
     gst_element_release_request_pad (d, statepad);
     gst_object_unref (statepad);
@@ -565,7 +565,7 @@ check_observer (const gchar *description, const gchar *mode,
   gint64 deadline;
   AudioEnd end;
   GstPad *pad;
-  gboolean eos, early, pipeline_eos;
+  gboolean eos, early, paused, pipeline_eos;
 
   if (pipeline == NULL)
     return 1;
@@ -588,8 +588,8 @@ check_observer (const gchar *description, const gchar *mode,
    * it goes before its sink could preroll: the element must end the branch
    * (EOS) or the live pipeline would stay in PAUSED. */
   early = g_str_equal (mode, "release-early");
-  if (g_str_equal (mode, "release-paused")
-      && !release_while_paused (pipeline, mode)) {
+  paused = g_str_equal (mode, "release-paused");
+  if (paused && !release_while_paused (pipeline, mode)) {
     gst_element_set_state (pipeline, GST_STATE_NULL);
     gst_object_unref (pipeline);
     return 1;
@@ -604,7 +604,7 @@ check_observer (const gchar *description, const gchar *mode,
     FAIL ("the pipeline did not reach PLAYING in 60 s (%s): %s", mode,
         description);
   }
-  if (!early && !g_str_equal (mode, "release-paused")) {
+  if (!early && !paused) {
     g_usleep (300 * 1000);
     drop_state_branch (pipeline, mode);
   }
