@@ -3,7 +3,8 @@
 """Synthesise the training, validation and test mixtures.
 
     synth.py OUT [--seed N] [--train-minutes M] [--val-minutes M]
-                 [--test-seconds S] [--jobs J]
+                 [--test-seconds S] [--jobs J] [--real DIR]
+                 [--real-speed LOW,HIGH]
 
 Writes, all deterministic from the seed:
 
@@ -30,9 +31,11 @@ import sys
 import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from math import gcd
 
 import numpy as np
 from scipy.io import wavfile
+from scipy.signal import resample_poly
 
 import noises
 import sources
@@ -57,6 +60,9 @@ REAL_SHARE = [0.0]
 
 # Utterance pools, filled before the mixture workers fork.
 POOLS = {}
+# Speed range (low, high) for recorded training utterances, or None
+# (--real-speed; set in main before the workers fork).
+REAL_SPEED = [None]
 
 
 # ---- split ----------------------------------------------------------------
@@ -169,13 +175,28 @@ def build_pool(seed, tag, voices, minutes, jobs):
     return {v: u for v, u in pool.items() if u}
 
 
-def _utterance(rng, pool, voice=None):
+def change_speed(x, band, speed):
+    """x played `speed` times faster (pitch and formants move with it, as
+    a new voice's would); returns the samples and the bandwidth, which
+    moves with them."""
+    step = int(round(speed * 100))
+    g = gcd(100, step)
+    return (resample_poly(x, 100 // g, step // g),
+            min(band * step / 100.0, FULL_BAND))
+
+
+def _utterance(rng, pool, voice=None, speed=None):
+    """One utterance of `voice` (or of a random one) as float64, at a speed
+    drawn from the range `speed` when given."""
     if voice is None:
         voices = sorted(pool)
         voice = voices[rng.integers(len(voices))]
     items = pool[voice]
     x, band = items[rng.integers(len(items))]
-    return voice, x.astype(np.float64), band
+    x = x.astype(np.float64)
+    if speed is not None:
+        x, band = change_speed(x, band, rng.uniform(*speed))
+    return voice, x, band
 
 
 def _gap(rng):
@@ -189,16 +210,17 @@ def _gap(rng):
     return rng.uniform(3.0, 7.0)
 
 
-def speech_track(rng, pool, n, voice=None, gaps=True):
+def speech_track(rng, pool, n, voice=None, gaps=True, speed=None):
     """n samples of utterances with gaps; one voice, or random voices if
-    voice is None. Returns the track, the voices used and the narrowest
-    bandwidth among its utterances (Hz)."""
+    voice is None, each utterance at a speed drawn from `speed` if given.
+    Returns the track, the voices used and the narrowest bandwidth among
+    its utterances (Hz)."""
     x = np.zeros(n)
     used = set()
     band = FULL_BAND
     pos = int(rng.uniform(0.0, 2.0) * RATE) if gaps else 0
     while pos < n:
-        v, u, b = _utterance(rng, pool, voice)
+        v, u, b = _utterance(rng, pool, voice, speed)
         used.add(v)
         band = min(band, b)
         u = u[:n - pos] * 10 ** (rng.uniform(-3, 3) / 20)
@@ -246,17 +268,17 @@ def _voice_weights(voices):
 
 
 def make_mixture(rng, pool, n, kinds, snr, fade=True, secondary=True,
-                 voice=None, babble_pool=None):
+                 voice=None, babble_pool=None, speed=None):
     """Draw one mixture; returns clean, noise (float32) and a description.
 
     The speech is one voice of the pool (70 %, or `voice` if given) or a
-    random voice per utterance; babble talkers come from `babble_pool` (or
-    the whole pool).
+    random voice per utterance, at speeds drawn from `speed` if given;
+    babble talkers come from `babble_pool` (or the whole pool).
     """
     voices = sorted(pool)
     if voice is None and rng.random() < 0.7:
         voice = voices[rng.choice(len(voices), p=_voice_weights(voices))]
-    speech, used, band = speech_track(rng, pool, n, voice)
+    speech, used, band = speech_track(rng, pool, n, voice, speed=speed)
 
     kind = kinds[rng.integers(len(kinds))]
     talkers = babble_pool if babble_pool is not None else pool
@@ -305,8 +327,12 @@ def _train_job(job):
     pool = real if real and rng.random() < REAL_SHARE[0] else POOLS[name]
     # Babble talkers: recorded voices half of the time, when there are any.
     talkers = real if real and rng.random() < 0.5 else POOLS[name]
+    # Recorded training voices at other speeds are more voices; validation
+    # stays as recorded.
+    speed = REAL_SPEED[0] if pool is real and name == "train" else None
     clean, noise, info = make_mixture(rng, pool, int(MIXTURE_SECONDS * RATE),
-                                      kinds, snr, babble_pool=talkers)
+                                      kinds, snr, babble_pool=talkers,
+                                      speed=speed)
     stem = "%04d" % index
     wavfile.write(os.path.join(outdir, stem + "_clean.wav"), RATE, clean)
     wavfile.write(os.path.join(outdir, stem + "_noise.wav"), RATE, noise)
@@ -387,6 +413,18 @@ def write_test_set(seed, outdir, split, seconds, jobs, pool="test"):
         flush=True)
 
 
+def parse_speed_range(ap, text):
+    """--real-speed's LOW,HIGH, or an argparse error (exit 2)."""
+    try:
+        low, high = (float(v) for v in text.split(","))
+    except ValueError:
+        low, high = 0.0, -1.0
+    if not 0.5 <= low <= high <= 2.0:
+        ap.error("--real-speed %s: want LOW,HIGH with 0.5 <= LOW <= HIGH "
+                 "<= 2" % text)
+    return low, high
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out")
@@ -397,7 +435,13 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--real", metavar="DIR",
                     help="recorded speech and noise made by sources.py")
+    ap.add_argument("--real-speed", metavar="LOW,HIGH",
+                    help="play each recorded training utterance at a speed "
+                    "drawn from LOW..HIGH (e.g. 0.9,1.1; default: as "
+                    "recorded)")
     args = ap.parse_args()
+    if args.real_speed:
+        REAL_SPEED[0] = parse_speed_range(ap, args.real_speed)
 
     groups = sources.read_catalogue(args.real) if args.real else {}
     noises.set_recorded(groups)

@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""synth.py --real-speed: recorded utterances at other speeds.
+
+    synth-speed.py
+
+A 1 kHz tone stands for a recorded utterance. change_speed() at 1.1 and
+0.9 must move it to 1.1 and 0.9 kHz, make it 1/1.1 and 1/0.9 as long, and
+move the utterance's bandwidth with it (never above the Nyquist
+frequency); a speech track drawn with a speed range of 1.2..1.2 must hold
+the tone at 1.2 kHz and report the moved bandwidth; a speed range outside
+0.5..2 or upside down is refused. Skipped (77) without numpy and scipy.
+"""
+
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRAIN = os.path.join(HERE, "..", "..", "dsp", "train")
+sys.path.insert(0, TRAIN)
+try:
+    import numpy as np
+    import synth
+except ImportError as e:
+    print("skipped: %s" % e)
+    sys.exit(77)
+
+RATE = synth.RATE
+FAILURES = []
+
+
+def check(cond, what):
+    print("%s: %s" % ("ok" if cond else "FAILED", what))
+    if not cond:
+        FAILURES.append(what)
+
+
+def tone(freq, seconds=1.0):
+    t = np.arange(int(RATE * seconds)) / RATE
+    return np.sin(2 * np.pi * freq * t)
+
+
+def peak_hz(x):
+    """The frequency of the strongest bin of x (Hann window)."""
+    spectrum = np.abs(np.fft.rfft(x * np.hanning(x.size)))
+    return np.argmax(spectrum) * RATE / x.size
+
+
+def check_change_speed():
+    x = tone(1000.0)
+    for speed in (1.1, 0.9):
+        y, band = synth.change_speed(x, 10000.0, speed)
+        check(abs(y.size - x.size / speed) <= 1,
+              "speed %.1f: %d samples, expected %.0f" % (
+                  speed, y.size, x.size / speed))
+        f = peak_hz(y)
+        check(abs(f - 1000.0 * speed) < 5,
+              "speed %.1f: the tone at %.0f Hz" % (speed, f))
+        check(abs(band - 10000.0 * speed) < 1e-6,
+              "speed %.1f: bandwidth %.0f Hz" % (speed, band))
+    _, band = synth.change_speed(x, 23000.0, 1.1)
+    check(band == synth.FULL_BAND,
+          "a full-band utterance stays at the Nyquist frequency (%.0f)"
+          % band)
+
+
+def check_speech_track():
+    pool = {"real:tone:xx": [(tone(1000.0, 0.5).astype(np.float32),
+                              8000.0)]}
+    rng = np.random.default_rng(3)
+    track, voices, band = synth.speech_track(
+        rng, pool, RATE * 2, gaps=False, speed=(1.2, 1.2))
+    f = peak_hz(track)
+    check(abs(f - 1200.0) < 5, "speech track at speed 1.2: tone at %.0f Hz"
+          % f)
+    check(abs(band - 9600.0) < 1e-6,
+          "speech track at speed 1.2: bandwidth %.0f Hz" % band)
+    check(voices == ["real:tone:xx"], "speech track voices %s" % voices)
+
+
+def check_refused():
+    for value in ("0.4,1.0", "1.1,0.9", "fast"):
+        run = subprocess.run(
+            [sys.executable, os.path.join(TRAIN, "synth.py"), "/nonexistent",
+             "--real-speed", value], capture_output=True, text=True,
+            check=False)
+        check(run.returncode == 2 and "--real-speed" in run.stderr,
+              "--real-speed %s refused (exit %d): %s" % (
+                  value, run.returncode, run.stderr.strip()[-70:]))
+
+
+def main():
+    check_change_speed()
+    check_speech_track()
+    check_refused()
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
