@@ -21,6 +21,7 @@ struct _DspFeatures
   guint n_bands;
   guint n_bins;
   guint n_features;
+  guint n_lift_bins; /* bins 0 .. n_lift_bins - 1 lie below LIFT_MAX_HZ */
   guint8 bin_lo[DSP_MAX_BINS];   /* first band of each bin */
   guint8 bin_hi[DSP_MAX_BINS];   /* second band (bin_lo at the ends) */
   gfloat bin_frac[DSP_MAX_BINS]; /* weight of bin_hi, 0 .. 1 */
@@ -83,6 +84,8 @@ dsp_features_new (const DspFrameConfig *cfg)
   self = g_new0 (DspFeatures, 1);
   self->n_bands = cfg->n_bands;
   self->n_bins = cfg->window / 2 + 1;
+  self->n_lift_bins = MIN (self->n_bins,
+      (guint) (DSP_FEATURES_LIFT_MAX_HZ * cfg->window / cfg->sample_rate) + 1);
   self->n_features
       = dsp_feature_layout_n_features (cfg->feature_layout_id, cfg->n_bands);
   self->track_floor
@@ -372,6 +375,64 @@ dsp_features_interpolate_gains (const DspFeatures *self,
     gfloat hi = band_gains[self->bin_hi[k]];
 
     bin_gains[k] = lo + self->bin_frac[k] * (hi - lo);
+  }
+}
+
+/**
+ * dsp_features_lift_peaks:
+ * @self: a #DspFeatures.
+ * @spectrum: the frame's window / 2 + 1 complex bins (interleaved), before
+ *   any gain.
+ * @lift: >= 0; a bin's gain rises to at most (1 + @lift) times its own, and
+ *   1; 0 leaves the gains as they are.
+ * @bin_gains: (inout): window / 2 + 1 linear gains, as
+ *   dsp_features_interpolate_gains() made them; only raised, never lowered.
+ *
+ * A band gain g says the band holds a share g² of speech energy and
+ * 1 - g² of noise. Below DSP_FEATURES_LIFT_MAX_HZ a band is a few bins
+ * wide and a voiced frame puts its energy into harmonics, a bin or two
+ * each, with noise between them: the band gain takes from the harmonics
+ * what it rightly takes from the gaps. So each bin with a gain of at least
+ * DSP_FEATURES_LIFT_MIN_GAIN estimates its own noise as 1 - g² of the mean
+ * power of the bins around it, and gets the spectral-subtraction gain
+ * sqrt (1 - noise / power) where that is higher than g, up to the cap. A
+ * harmonic standing above its neighbours keeps more of itself, the gaps
+ * keep the band's gain. Keeps no state (the frame's spectrum only), so
+ * snapshots are unchanged. Never allocates.
+ */
+void
+dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
+    gfloat lift, gfloat *bin_gains)
+{
+  gfloat power[DSP_MAX_BINS];
+  guint last, k;
+  gint j;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (spectrum != NULL && bin_gains != NULL);
+
+  if (!(lift > 0.0f) || self->n_bins < 2 * DSP_FEATURES_LIFT_HALF_WIDTH + 1)
+    return;
+  last = MIN (self->n_lift_bins, self->n_bins - DSP_FEATURES_LIFT_HALF_WIDTH);
+  for (k = 0; k < last + DSP_FEATURES_LIFT_HALF_WIDTH; k++)
+    power[k] = spectrum[2 * k] * spectrum[2 * k]
+        + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+  for (k = DSP_FEATURES_LIFT_HALF_WIDTH; k < last; k++) {
+    gfloat g = bin_gains[k];
+    gfloat mean = 0.0f, noise, cap;
+
+    /* Also false for NaN. */
+    if (!(g >= DSP_FEATURES_LIFT_MIN_GAIN && g < 1.0f))
+      continue;
+    for (j = -DSP_FEATURES_LIFT_HALF_WIDTH; j <= DSP_FEATURES_LIFT_HALF_WIDTH;
+         j++)
+      mean += power[k + j];
+    mean /= 2 * DSP_FEATURES_LIFT_HALF_WIDTH + 1;
+    noise = (1.0f - g * g) * mean;
+    if (!(power[k] > noise))
+      continue;
+    cap = MIN (g * (1.0f + lift), 1.0f);
+    bin_gains[k] = MAX (g, MIN (sqrtf (1.0f - noise / power[k]), cap));
   }
 }
 

@@ -30,6 +30,17 @@ G_BEGIN_DECLS
  * -14 dB): below it the limit would silence weak voices with the noise. */
 #define DSP_FEATURES_FLOOR_MIN_GAIN 0.2f
 
+/* dsp_features_lift_peaks() works on the bins up to this frequency (Hz),
+ * where the voice's harmonics are further apart than a bin is wide and the
+ * bands are a few bins wide, and leaves bins whose gain is below
+ * DSP_FEATURES_LIFT_MIN_GAIN alone: there the network hears no voice, and
+ * noise peaks lifted alone would whistle (musical noise). */
+#define DSP_FEATURES_LIFT_MAX_HZ 1000.0
+#define DSP_FEATURES_LIFT_MIN_GAIN 0.2f
+/* Bins each side of a bin whose power is averaged with it into the local
+ * level the bin's noise is estimated from. */
+#define DSP_FEATURES_LIFT_HALF_WIDTH 2
+
 typedef struct _DspFeatures DspFeatures;
 
 DspFeatures *dsp_features_new (const DspFrameConfig *cfg);
@@ -53,6 +64,9 @@ void dsp_features_compute (DspFeatures *self, const gfloat *spectrum,
 
 void dsp_features_interpolate_gains (const DspFeatures *self,
     const gfloat *band_gains, gfloat *bin_gains);
+
+void dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
+    gfloat lift, gfloat *bin_gains);
 
 gboolean dsp_features_smoothed_above_floor (const DspFeatures *self,
     gfloat *above);

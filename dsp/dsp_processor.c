@@ -67,6 +67,7 @@ struct _DspProcessor
   gfloat attenuation_limit_db;
   gfloat speech_protection;      /* 0 = gains as the network gives them */
   gfloat stationary_suppression; /* 0 = no limit from the noise floor */
+  gfloat harmonic_lift;          /* 0 = bins take their band's gain */
   gfloat vad_threshold;          /* 0 = no gate */
   guint vad_hold_frames;
   gfloat *gate_hold;      /* owned; channels; frames the gate stays open */
@@ -294,6 +295,7 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->state_size = dsp_model_state_size (model, channels);
   self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
   self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
+  self->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
   allocate_working_memory (self);
 
   dsp_model_init_state_descriptor (model, channels, self->history_size, &desc);
@@ -637,6 +639,28 @@ dsp_processor_set_stationary_suppression (DspProcessor *self, gfloat amount)
 }
 
 /**
+ * dsp_processor_set_harmonic_lift:
+ * @self: a processor
+ * @lift: 0..DSP_MAX_HARMONIC_LIFT; 0 gives every bin the gain interpolated
+ *   from its bands
+ *
+ * Below 1 kHz, lets a bin that stands above its neighbours (a voice
+ * harmonic) keep more of itself than its band's gain would leave it, up to
+ * (1 + @lift) times that gain (see dsp_features_lift_peaks()): the band
+ * gains take from the harmonics what they rightly take from the noise
+ * between them. After the speech protection and the VAD gate, before the
+ * attenuation limit. Keeps no state. Takes effect at the next frame. Call
+ * from the streaming thread.
+ */
+void
+dsp_processor_set_harmonic_lift (DspProcessor *self, gfloat lift)
+{
+  g_return_if_fail (self != NULL);
+  self->harmonic_lift
+      = isfinite (lift) ? CLAMP (lift, 0.0f, DSP_MAX_HARMONIC_LIFT) : 0.0f;
+}
+
+/**
  * dsp_processor_set_attenuation_limit:
  * @self: a processor
  * @db: the largest attenuation in dB (0 = unlimited)
@@ -759,6 +783,8 @@ run_frame (DspProcessor *self, DspProcessorReport *report)
     if (gate_frame (self, c, vad, band_gains))
       report->gated_frames++;
     dsp_features_interpolate_gains (self->features[c], band_gains,
+        self->bin_gains);
+    dsp_features_lift_peaks (self->features[c], spectrum, self->harmonic_lift,
         self->bin_gains);
     dsp_features_apply_gains (self->features[c], self->bin_gains,
         self->attenuation_limit_db, spectrum);

@@ -38,6 +38,11 @@ typedef struct _DspProcessor DspProcessor;
 #define DSP_DEFAULT_STATIONARY_SUPPRESSION 1.0f
 #define DSP_MAX_STATIONARY_SUPPRESSION 4.0f
 
+/* What dsp_processor_set_harmonic_lift() is at first: it keeps 0.3 dB more
+ * of the recorded voices at the same ΔSI-SDR (docs/model.md). */
+#define DSP_DEFAULT_HARMONIC_LIFT 0.5f
+#define DSP_MAX_HARMONIC_LIFT 3.0f
+
 /**
  * DspProcessorReport:
  * @frames: frames completed in the call
@@ -108,6 +113,8 @@ void dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount);
 
 void dsp_processor_set_stationary_suppression (DspProcessor *self,
     gfloat amount);
+
+void dsp_processor_set_harmonic_lift (DspProcessor *self, gfloat lift);
 
 void dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
     guint hold_frames);

@@ -875,6 +875,88 @@ START_TEST (test_stationary_suppression)
 }
 END_TEST
 
+/* The speech-like signal over a 100 Hz hum through @model with harmonic
+ * lift @lift; the output goes to @y (n + 2 * HOP floats), the snapshot
+ * after it is returned. */
+static GBytes *
+run_with_lift (DspModel *model, gfloat lift, gfloat *y, gdouble *energy)
+{
+  guint n = 24000, i;
+  gfloat *x = make_signal (n, 1, 62);
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  guint chunk[1] = { 480 };
+  GBytes *snapshot;
+
+  for (i = 0; i < n; i++)
+    x[i] += 0.1f * sinf (2.0f * G_PI * 100.0f * i / RATE);
+  dsp_processor_set_harmonic_lift (p, lift);
+  ck_assert_uint_eq (run_chunked (p, x, y, n, chunk, 1), n - 2 * HOP);
+  *energy = 0.0;
+  for (i = 0; i < n - 2 * HOP; i++)
+    *energy += (gdouble) y[i] * y[i];
+  snapshot = dsp_processor_export (p);
+  dsp_processor_free (p);
+  g_free (x);
+  return snapshot;
+}
+
+/* Continues @snapshot without lift on another signal; the output goes to
+ * @y (n + 2 * HOP floats). */
+static void
+continue_without_lift (DspModel *model, GBytes *snapshot, gfloat *y, guint n)
+{
+  gfloat *x = make_signal (n, 1, 63);
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  guint chunk[1] = { 480 };
+  GError *error = NULL;
+
+  dsp_processor_set_harmonic_lift (p, 0.0f);
+  ck_assert (dsp_processor_import (p, g_bytes_get_data (snapshot, NULL),
+      g_bytes_get_size (snapshot), &error));
+  ck_assert_uint_eq (run_chunked (p, x, y, n, chunk, 1), n);
+  dsp_processor_free (p);
+  g_free (x);
+}
+
+/* Harmonic lift only raises gains, more the larger it is; out-of-range
+ * values are clamped, NaN is off. It keeps no state: a stream that ran
+ * with any lift, continued without it, gives the same samples as one that
+ * never had it once the output it had pending (2 hops) is out. */
+START_TEST (test_harmonic_lift)
+{
+  const gfloat lifts[]
+      = { 0.0f, DSP_DEFAULT_HARMONIC_LIFT, DSP_MAX_HARMONIC_LIFT, NAN, 100.0f };
+  guint n = 24000, next = 9600;
+  gfloat *y[G_N_ELEMENTS (lifts)], *after[G_N_ELEMENTS (lifts)];
+  gdouble energy[G_N_ELEMENTS (lifts)];
+  DspModel *model = random_model_layout (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2);
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (lifts); k++) {
+    GBytes *snapshot;
+
+    y[k] = g_new0 (gfloat, n + 2 * HOP);
+    after[k] = g_new0 (gfloat, next + 2 * HOP);
+    snapshot = run_with_lift (model, lifts[k], y[k], &energy[k]);
+    continue_without_lift (model, snapshot, after[k], next);
+    g_bytes_unref (snapshot);
+    assert_bits_equal (after[k] + 2 * HOP, after[0] + 2 * HOP, next - 2 * HOP);
+  }
+  ck_assert (energy[1] > energy[0] * 1.001);
+  ck_assert (energy[2] > energy[1] * 1.001);
+  assert_bits_equal (y[3], y[0], n - 2 * HOP);
+  assert_bits_equal (y[4], y[2], n - 2 * HOP);
+  /* The pending output did carry the lift. */
+  ck_assert (memcmp (after[2], after[0], 2 * HOP * sizeof (gfloat)) != 0);
+
+  for (k = 0; k < G_N_ELEMENTS (lifts); k++) {
+    g_free (y[k]);
+    g_free (after[k]);
+  }
+  dsp_model_unref (model);
+}
+END_TEST
+
 /* On a model that tracks a noise floor, the protection lifts a band by how
  * far it stands above its floor: a steady noise, which sits on its floor,
  * is lifted far less than the same noise with a voice-like signal coming
@@ -1054,6 +1136,7 @@ processor_suite (void)
   tcase_add_test (tc, test_vad_gate);
   tcase_add_test (tc, test_speech_protection);
   tcase_add_test (tc, test_stationary_suppression);
+  tcase_add_test (tc, test_harmonic_lift);
   tcase_add_test (tc, test_speech_protection_weights);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   tcase_add_test (tc, test_no_allocation_in_steady_state);
