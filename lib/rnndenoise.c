@@ -343,6 +343,15 @@ rnndenoise_set_stationary_suppression (RnnDenoise *st, float amount)
 }
 
 int
+rnndenoise_set_harmonic_lift (RnnDenoise *st, float lift)
+{
+  if (st == NULL || !(lift >= 0.0f && lift <= DSP_MAX_HARMONIC_LIFT))
+    return RNNDENOISE_ERROR_INVALID_ARGUMENT;
+  dsp_processor_set_harmonic_lift (st->processor, lift);
+  return RNNDENOISE_OK;
+}
+
+int
 rnndenoise_set_vad_threshold (RnnDenoise *st, float threshold)
 {
   if (st == NULL || !(threshold >= 0.0f && threshold <= 1.0f))

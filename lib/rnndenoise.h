@@ -176,12 +176,20 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * sqrt (1 - s F / S), but not below 0.2, F being the band's tracked noise
  * floor and S its smoothed energy, before the speech protection: a steady
  * noise (hum, fans) is removed even where the network lets part of it
- * through; 0 is off (default 1, as the element). */
+ * through; 0 is off (default 1, as the element).
+ * Harmonic lift, 0..3: below 1 kHz a bin standing above its neighbours (a
+ * voice harmonic) may keep more of itself than its band's gain g, up to
+ * (1 + lift) g and at most 1: its noise is taken as (1 - g^2) of the mean
+ * power of the 5 bins around it and it gets sqrt (1 - noise / power) where
+ * that is higher than g; bins whose gain is below 0.2 are left alone.
+ * Never lowers a gain; after the speech protection and the VAD gate,
+ * before the attenuation limit; 0 is off (default 0.5, as the element). */
 RNNDENOISE_API int rnndenoise_set_attenuation_limit (RnnDenoise *st, float db);
 RNNDENOISE_API int rnndenoise_set_speech_protection (RnnDenoise *st,
     float amount);
 RNNDENOISE_API int rnndenoise_set_stationary_suppression (RnnDenoise *st,
     float amount);
+RNNDENOISE_API int rnndenoise_set_harmonic_lift (RnnDenoise *st, float lift);
 RNNDENOISE_API int rnndenoise_set_vad_threshold (RnnDenoise *st,
     float threshold);
 RNNDENOISE_API int rnndenoise_set_vad_hold (RnnDenoise *st, float ms);

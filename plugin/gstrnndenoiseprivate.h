@@ -77,6 +77,7 @@ struct _GstRnnDenoise
   gdouble attenuation_limit;
   gdouble speech_protection;
   gdouble stationary_suppression;
+  gdouble harmonic_lift;
   gdouble vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;
@@ -98,6 +99,7 @@ typedef struct
   gfloat attenuation_limit;
   gfloat speech_protection;
   gfloat stationary_suppression;
+  gfloat harmonic_lift;
   gfloat vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;

@@ -3,15 +3,16 @@
 """Score model files on held-out test mixtures, for the model card's
 ablation table.
 
-    ablation.py FORWARD TESTDIR NAME=MODEL[@LIMIT[@PROTECTION[@SUPPRESSION]]] [...]
+    ablation.py FORWARD TESTDIR
+                NAME=MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT]]]] [...]
                 [--jobs J]
 
 FORWARD is the rnndenoise-forward tool; TESTDIR a test/ or test-real/
 folder written by synth.py (snrS/ subfolders, manifest.tsv). Every model
 denoises every mixture with the element's own processor (with the
-attenuation limit in dB, the speech protection and the stationary
-suppression after @, the processor's defaults otherwise; output aligned
-with the input), and the mixtures are scored with the quality
+attenuation limit in dB, the speech protection, the stationary
+suppression and the harmonic lift after @, the processor's defaults
+otherwise; output aligned with the input), and the mixtures are scored with the quality
 evaluation's metrics: mean ΔSI-SDR over −5…10 dB, STOI's change from the
 noisy input over −5…10 dB and at +20 dB, speech energy lost in
 speech-dominated bins, noise reduction where no one speaks, and ΔSI-SDR on
@@ -34,6 +35,9 @@ import metrics  # noqa: E402
 
 LOW_SNRS = (-5.0, 0.0, 5.0, 10.0)
 KINDS = ("hum", "babble", "room")
+# Settings rnndenoise-forward denoise takes after the model: attenuation
+# limit, speech protection, stationary suppression, harmonic lift.
+MAX_SETTINGS = 4
 
 
 def read(path):
@@ -53,7 +57,9 @@ def mixtures(testdir):
 
 
 def score(forward, model, testdir, stem, out):
-    """Denoise one mixture with MODEL[@LIMIT]; returns its figures."""
+    """Denoise one mixture with MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT]]]]
+    (the settings go to rnndenoise-forward as they are); returns its
+    figures."""
     base = os.path.join(testdir, stem)
     path, *settings = model.split("@")
     subprocess.run([forward, "denoise", path, base + "_noisy.wav", out]
@@ -74,6 +80,10 @@ def main():
     ap.add_argument("models", nargs="+", metavar="NAME=MODEL")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
+    for spec in args.models:
+        if "=" not in spec or spec.split("=", 1)[1].count("@") > MAX_SETTINGS:
+            ap.error("%s: expected NAME=MODEL[@LIMIT[@PROTECTION"
+                     "[@SUPPRESSION[@LIFT]]]]" % spec)
     rows = mixtures(args.testdir)
     print("| model | ΔSI-SDR −5…10 dB | ΔSTOI −5…10 dB | ΔSTOI +20 dB | "
           "speech lost (dB) | noise reduction where no one speaks (dB) | "

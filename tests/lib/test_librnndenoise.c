@@ -388,13 +388,26 @@ START_TEST (test_errors)
       RNNDENOISE_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq (rnndenoise_set_stationary_suppression (st, NAN),
       RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (NULL, 1.0f),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, 3.5f),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, -1.0f),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, NAN),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, INFINITY),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, 0.0f), RNNDENOISE_OK);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, DSP_MAX_HARMONIC_LIFT),
+      RNNDENOISE_OK);
   rnndenoise_free (st);
 }
 END_TEST
 
 /* Settings reach the processor: the same bits as DspProcessor with the
- * same attenuation limit, speech protection, stationary suppression and
- * gate (200 ms hold = 20 frames). */
+ * same attenuation limit, speech protection, stationary suppression,
+ * harmonic lift and gate (200 ms hold = 20 frames). */
 START_TEST (test_settings)
 {
   gfloat *in = test_signal (N_SAMPLES, 1, 23);
@@ -408,12 +421,14 @@ START_TEST (test_settings)
   dsp_processor_set_attenuation_limit (proc, 12.0f);
   dsp_processor_set_speech_protection (proc, 0.5f);
   dsp_processor_set_stationary_suppression (proc, 3.0f);
+  dsp_processor_set_harmonic_lift (proc, 2.0f);
   dsp_processor_set_vad_gate (proc, 0.6f, 20);
   written
       = dsp_processor_process (proc, in, ref, N_SAMPLES, NULL, NULL, 0, NULL);
   ck_assert_int_eq (rnndenoise_set_attenuation_limit (st, 12.0f), 0);
   ck_assert_int_eq (rnndenoise_set_speech_protection (st, 0.5f), 0);
   ck_assert_int_eq (rnndenoise_set_stationary_suppression (st, 3.0f), 0);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, 2.0f), 0);
   ck_assert_int_eq (rnndenoise_set_vad_threshold (st, 0.6f), 0);
   ck_assert_int_eq (rnndenoise_set_vad_hold (st, 200.0f), 0);
   rnndenoise_process_float (st, in, out, N_SAMPLES);

@@ -926,6 +926,8 @@ def sweep_sections(sweep_rows, runs, properties, docs, rnn_cmd):
                 + textwrap.fill(
                     "Not run for this report: `ATTENUATION_LIMITS=\"0 6 12 "
                     "18 24 30\" SPEECH_PROTECTIONS=\"0 0.5 1 1.5 2\" "
+                    "STATIONARY_SUPPRESSIONS=\"0 1 2\" "
+                    "HARMONIC_LIFTS=\"0 0.5 1\" "
                     "tests/quality/run.sh` runs rnndenoise once per value "
                     "on the recorded voices and adds a section with a "
                     "table and a plot here for each property.", 76))

@@ -13,13 +13,14 @@
 # Settings (environment): MODEL (dsp/models/rnndenoise-48k.rnnm), SEEDS
 # (test sets, "1 2 3 4 5 6"), TEST_SECONDS (10), JOBS (2), REAL_DIR (the
 # recordings of dsp/train/sources.py, BUILD_DIR/train-data/real; fetched if
-# missing), ATTENUATION_LIMITS (e.g. "0 6 12 18 24 30") and
-# SPEECH_PROTECTIONS (e.g. "0 0.5 1 1.5 2") and STATIONARY_SUPPRESSIONS
-# (e.g. "0 1 1.5 2 3"): sweeps, rnndenoise once per
-# value of that property on the recorded voices, each with its section of
-# the report (empty: skipped; evaluate.py --sweep takes any numeric
-# property), RNNDENOISE_PROPS, WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method
-# settings), RNNDENOISE_SKIP_INSTALL=1 (no apt-get), RATE16 (1; 0 skips
+# missing), ATTENUATION_LIMITS (e.g. "0 6 12 18 24 30"),
+# SPEECH_PROTECTIONS (e.g. "0 0.5 1 1.5 2"), STATIONARY_SUPPRESSIONS
+# (e.g. "0 1 1.5 2 3") and HARMONIC_LIFTS (e.g. "0 0.25 0.5 1 2 3"):
+# sweeps, rnndenoise once per value of that property on the recorded
+# voices, each with its section of the report (empty: skipped;
+# evaluate.py --sweep takes any numeric property), RNNDENOISE_PROPS,
+# WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method settings),
+# RNNDENOISE_SKIP_INSTALL=1 (no apt-get), RATE16 (1; 0 skips
 # evaluate16k.py, the 16 kHz comparison of docs/quality-16k.md).
 set -eu
 
@@ -30,7 +31,7 @@ SRC=$(cd "$HERE/../.." && pwd)
 BUILD=build
 for arg in "$@"; do
   case "$arg" in
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -54,6 +55,7 @@ esac
 ATTENUATION_LIMITS=${ATTENUATION_LIMITS:-}
 SPEECH_PROTECTIONS=${SPEECH_PROTECTIONS:-}
 STATIONARY_SUPPRESSIONS=${STATIONARY_SUPPRESSIONS:-}
+HARMONIC_LIFTS=${HARMONIC_LIFTS:-}
 # Debian's interpreter with python3-numpy/scipy/matplotlib, not whatever
 # is first on PATH.
 PY=/usr/bin/python3
@@ -165,6 +167,9 @@ if [ -n "$SPEECH_PROTECTIONS" ]; then
 fi
 if [ -n "$STATIONARY_SUPPRESSIONS" ]; then
   set -- "$@" --sweep "stationary-suppression=$STATIONARY_SUPPRESSIONS"
+fi
+if [ -n "$HARMONIC_LIFTS" ]; then
+  set -- "$@" --sweep "harmonic-lift=$HARMONIC_LIFTS"
 fi
 $PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
     --model-name "$MODEL_NAME" --speex "$SPEEX" --work "$OUT/work" \
