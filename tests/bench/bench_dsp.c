@@ -357,7 +357,7 @@ stage_network (gpointer data, guint f)
 
 /* The processor's gain path at its defaults: the noise-floor limit, the
  * floor distances the speech protection weighs its lift by, the bins'
- * gains and their application. */
+ * gains, the harmonic lift below 1 kHz and their application. */
 static void
 stage_gains (gpointer data, guint f)
 {
@@ -379,6 +379,8 @@ stage_gains (gpointer data, guint f)
           1.0f);
   }
   dsp_features_interpolate_gains (d->feat, gains, bin_gains);
+  dsp_features_lift_peaks (d->feat, d->work, DSP_DEFAULT_HARMONIC_LIFT,
+      bin_gains);
   dsp_features_apply_gains (d->feat, bin_gains, 0.0f, d->work);
 }
 
