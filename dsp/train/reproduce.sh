@@ -36,6 +36,11 @@
 # network widened to WIDE_SIZES (widen.py: the same outputs at first)
 # learns from a fresh set (seed SEED + 4) with its variants and the first
 # set again. The 16 kHz model still starts from the narrower network.
+# A fine-tune stage (FINETUNE_EPOCHS > 0) follows it: the wide network
+# learns, at a lower rate, from another fresh set (seed SEED + 5) whose
+# recorded voices are played at speeds drawn from FINETUNE_SPEED (synth.py
+# --real-speed: pitch and formants move, more voices from the same
+# recordings), with its variants and the wide stage's set again.
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
@@ -56,7 +61,9 @@
 # (feature layout, 2), PITCH_STAGE (the first stage with feature layout 3:
 # 3; 0 never), SIZES (dense, GRU, GRU units: 64,96,128), WIDE_EPOCHS,
 # WIDE_SIZES, WIDE_LR, WIDE_SPEECH_WEIGHT (the wide stage: 1, 64,128,160,
-# 0.0004, 8; 0 epochs skips it), JOBS (2).
+# 0.0004, 8; 0 epochs skips it), FINETUNE_EPOCHS, FINETUNE_LR,
+# FINETUNE_SPEED (the fine-tune stage after it: 1, 0.0002, 0.9,1.1; 0
+# epochs skips it), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
 # festvox-us-slt-hts, and apt-get download access to the data packages
@@ -70,7 +77,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,65p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,73p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -93,6 +100,8 @@ SPEECH_WEIGHT4=${SPEECH_WEIGHT4:-8}
 WIDE_SIZES=${WIDE_SIZES:-64,128,160}
 WIDE_LR=${WIDE_LR:-0.0004}
 WIDE_SPEECH_WEIGHT=${WIDE_SPEECH_WEIGHT:-8}
+FINETUNE_LR=${FINETUNE_LR:-0.0002}
+FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
 LR16=${LR16:-0.001}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
 if [ "$SMOKE" = yes ]; then
@@ -105,6 +114,7 @@ if [ "$SMOKE" = yes ]; then
   EPOCHS4=${EPOCHS4:-1}
   EPOCHS16=${EPOCHS16:-1}
   WIDE_EPOCHS=${WIDE_EPOCHS:-1}
+  FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -118,6 +128,7 @@ else
   EPOCHS4=${EPOCHS4:-0}
   EPOCHS16=${EPOCHS16:-2}
   WIDE_EPOCHS=${WIDE_EPOCHS:-1}
+  FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -176,17 +187,23 @@ for k in 2 3 4; do
   LAST_STAGE=$k
 done
 
-extra_set () {  # SEED DIR
+extra_set () {  # SEED DIR [SPEED]: recorded voices at speeds in SPEED
   stamp="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$1 /")"
+  speed=
+  if [ $# -ge 3 ]; then
+    stamp="$stamp speed=$3"
+    speed="--real-speed $3"
+  fi
   step "synthesise the training set of seed $1 into $2"
   if [ -f "$2/stamp" ] && [ "$(cat "$2/stamp")" = "$stamp" ]; then
     echo "up to date, kept"
   else
     rm -rf "$2"
     mkdir -p "$2"
+    # shellcheck disable=SC2086 # speed is empty or an option and its value
     $PY "$HERE/synth.py" "$2" --seed "$1" \
         --train-minutes "$TRAIN_MINUTES" --val-minutes 1 --test-seconds 2 \
-        --jobs "$JOBS" --real "$REAL"
+        --jobs "$JOBS" --real "$REAL" $speed
     echo "$stamp" > "$2/stamp"
   fi
 }
@@ -320,6 +337,30 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
       --seed $((SEED + 6)) --epochs "$WIDE_EPOCHS" --epoch-checkpoints \
       --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
   MODEL48="$FINAL/model-wide.pt"
+fi
+
+# The fine-tune stage: the wide network, at a lower rate, on a fresh set
+# (seed SEED + 5) whose recorded voices speak at other speeds, with its
+# variants and the wide stage's set again.
+if [ "$WIDE_EPOCHS" -gt 0 ] && [ "$FINETUNE_EPOCHS" -gt 0 ]; then
+  TUNE_SEED=$((SEED + 5))
+  extra_set "$TUNE_SEED" "$DATA/audio-seed$TUNE_SEED" "$FINETUNE_SPEED"
+  list="$DATA/audio-seed$TUNE_SEED/train/list.txt"
+  $PY "$HERE/snr_variants.py" "$list" "${list%.txt}-snr.txt" \
+      --seed "$TUNE_SEED"
+  step "features of the set of seed $TUNE_SEED (layout $wide_layout)"
+  "$FEATURES" --layout "$wide_layout" --list "$list" "$FINAL/train-tune.rndf"
+  "$FEATURES" --layout "$wide_layout" --list "${list%.txt}-snr.txt" \
+      "$FINAL/train-tune-snr.rndf"
+  step "train, fine-tune stage (at most $FINETUNE_EPOCHS epochs)"
+  $PY "$HERE/train.py" "$FINAL/train-tune.rndf" "$FINAL/val.rndf" \
+      "$FINAL/model-tune.pt" --also "$FINAL/train-tune-snr.rndf" \
+      --also "$FINAL/train-wide.rndf" --init "$MODEL48" \
+      --sizes "$WIDE_SIZES" --speech-weight "$WIDE_SPEECH_WEIGHT" \
+      --lr "$FINETUNE_LR" --seed $((SEED + 7)) --epochs "$FINETUNE_EPOCHS" \
+      --epoch-checkpoints --minutes "$TRAIN_BUDGET" \
+      --val-manifest "$AUDIO/val/manifest.tsv"
+  MODEL48="$FINAL/model-tune.pt"
 fi
 cp "$MODEL48" "$DATA/model.pt"
 
