@@ -310,22 +310,28 @@ if [ "$PITCH" = yes ]; then
 fi
 MODEL48="$FINAL/model-stage$LAST_STAGE.pt"
 
+# A fresh set for the stages after the last one: synthesised from SEED
+# (recorded voices at speeds in SPEED if given), with its higher-SNR
+# variants, as features of the last stage's layout in
+# $FINAL/train-NAME.rndf and train-NAME-snr.rndf.
+fresh_set () {  # SEED NAME [SPEED]
+  extra_set "$1" "$DATA/audio-seed$1" ${3:+"$3"}
+  list="$DATA/audio-seed$1/train/list.txt"
+  $PY "$HERE/snr_variants.py" "$list" "${list%.txt}-snr.txt" --seed "$1"
+  layout=$LAYOUT
+  [ "$PITCH" = no ] || layout=3
+  step "features of the set of seed $1 (layout $layout)"
+  "$FEATURES" --layout "$layout" --list "$list" "$FINAL/train-$2.rndf"
+  "$FEATURES" --layout "$layout" --list "${list%.txt}-snr.txt" \
+      "$FINAL/train-$2-snr.rndf"
+}
+
 # The wide stage: the last stage's network, widened to WIDE_SIZES by
 # widen.py (new units whose outputs start at zero weight, so it starts with
 # the same gains), learns from a fresh set (seed SEED + 4) with its
 # variants and from the first set again.
 if [ "$WIDE_EPOCHS" -gt 0 ]; then
-  WIDE_SEED=$((SEED + 4))
-  extra_set "$WIDE_SEED" "$DATA/audio-seed$WIDE_SEED"
-  list="$DATA/audio-seed$WIDE_SEED/train/list.txt"
-  $PY "$HERE/snr_variants.py" "$list" "${list%.txt}-snr.txt" \
-      --seed "$WIDE_SEED"
-  wide_layout=$LAYOUT
-  [ "$PITCH" = no ] || wide_layout=3
-  step "features of the set of seed $WIDE_SEED (layout $wide_layout)"
-  "$FEATURES" --layout "$wide_layout" --list "$list" "$FINAL/train-wide.rndf"
-  "$FEATURES" --layout "$wide_layout" --list "${list%.txt}-snr.txt" \
-      "$FINAL/train-wide-snr.rndf"
+  fresh_set $((SEED + 4)) wide
   step "widen stage $LAST_STAGE's network to $WIDE_SIZES"
   $PY "$HERE/widen.py" "$MODEL48" "$FINAL/train.rndf" \
       "$FINAL/model-widened.pt" --sizes "$WIDE_SIZES"
@@ -343,15 +349,7 @@ fi
 # (seed SEED + 5) whose recorded voices speak at other speeds, with its
 # variants and the wide stage's set again.
 if [ "$WIDE_EPOCHS" -gt 0 ] && [ "$FINETUNE_EPOCHS" -gt 0 ]; then
-  TUNE_SEED=$((SEED + 5))
-  extra_set "$TUNE_SEED" "$DATA/audio-seed$TUNE_SEED" "$FINETUNE_SPEED"
-  list="$DATA/audio-seed$TUNE_SEED/train/list.txt"
-  $PY "$HERE/snr_variants.py" "$list" "${list%.txt}-snr.txt" \
-      --seed "$TUNE_SEED"
-  step "features of the set of seed $TUNE_SEED (layout $wide_layout)"
-  "$FEATURES" --layout "$wide_layout" --list "$list" "$FINAL/train-tune.rndf"
-  "$FEATURES" --layout "$wide_layout" --list "${list%.txt}-snr.txt" \
-      "$FINAL/train-tune-snr.rndf"
+  fresh_set $((SEED + 5)) tune "$FINETUNE_SPEED"
   step "train, fine-tune stage (at most $FINETUNE_EPOCHS epochs)"
   $PY "$HERE/train.py" "$FINAL/train-tune.rndf" "$FINAL/val.rndf" \
       "$FINAL/model-tune.pt" --also "$FINAL/train-tune-snr.rndf" \
