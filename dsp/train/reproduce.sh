@@ -40,7 +40,9 @@
 # learns, at a lower rate, from another fresh set (seed SEED + 5) whose
 # recorded voices are played at speeds drawn from FINETUNE_SPEED (synth.py
 # --real-speed: pitch and formants move, more voices from the same
-# recordings), with its variants and the wide stage's set again.
+# recordings), with its variants and the wide stage's set again; then, in a
+# second round (FINETUNE_EPOCHS2 > 0), from one more such set (seed
+# SEED + 7) with its variants and the first round's set again.
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
@@ -63,7 +65,8 @@
 # WIDE_SIZES, WIDE_LR, WIDE_SPEECH_WEIGHT (the wide stage: 1, 64,128,160,
 # 0.0004, 8; 0 epochs skips it), FINETUNE_EPOCHS, FINETUNE_LR,
 # FINETUNE_SPEED (the fine-tune stage after it: 1, 0.0002, 0.9,1.1; 0
-# epochs skips it), JOBS (2).
+# epochs skips it), FINETUNE_EPOCHS2, FINETUNE_LR2 (its second round: 1,
+# 0.00015; 0 epochs skips it), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
 # festvox-us-slt-hts, and apt-get download access to the data packages
@@ -77,7 +80,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,73p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,78p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -101,6 +104,7 @@ WIDE_SIZES=${WIDE_SIZES:-64,128,160}
 WIDE_LR=${WIDE_LR:-0.0004}
 WIDE_SPEECH_WEIGHT=${WIDE_SPEECH_WEIGHT:-8}
 FINETUNE_LR=${FINETUNE_LR:-0.0002}
+FINETUNE_LR2=${FINETUNE_LR2:-0.00015}
 FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
 LR16=${LR16:-0.001}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
@@ -115,6 +119,7 @@ if [ "$SMOKE" = yes ]; then
   EPOCHS16=${EPOCHS16:-1}
   WIDE_EPOCHS=${WIDE_EPOCHS:-1}
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
+  FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -129,6 +134,7 @@ else
   EPOCHS16=${EPOCHS16:-2}
   WIDE_EPOCHS=${WIDE_EPOCHS:-1}
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
+  FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -345,20 +351,28 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
   MODEL48="$FINAL/model-wide.pt"
 fi
 
-# The fine-tune stage: the wide network, at a lower rate, on a fresh set
-# (seed SEED + 5) whose recorded voices speak at other speeds, with its
-# variants and the wide stage's set again.
-if [ "$WIDE_EPOCHS" -gt 0 ] && [ "$FINETUNE_EPOCHS" -gt 0 ]; then
-  fresh_set $((SEED + 5)) tune "$FINETUNE_SPEED"
-  step "train, fine-tune stage (at most $FINETUNE_EPOCHS epochs)"
-  $PY "$HERE/train.py" "$FINAL/train-tune.rndf" "$FINAL/val.rndf" \
-      "$FINAL/model-tune.pt" --also "$FINAL/train-tune-snr.rndf" \
-      --also "$FINAL/train-wide.rndf" --init "$MODEL48" \
+# The fine-tune stage: the wide network, at a lower rate, in two rounds,
+# each on a fresh set whose recorded voices speak at other speeds, with
+# its variants and the set before again: round 1 on seed SEED + 5 (after
+# the wide stage's set), round 2 on seed SEED + 7 (after round 1's).
+tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED
+  fresh_set "$1" "$2" "$FINETUNE_SPEED"
+  step "train, fine-tune stage, $2 (at most $4 epochs)"
+  $PY "$HERE/train.py" "$FINAL/train-$2.rndf" "$FINAL/val.rndf" \
+      "$FINAL/model-$2.pt" --also "$FINAL/train-$2-snr.rndf" \
+      --also "$FINAL/train-$3.rndf" --init "$MODEL48" \
       --sizes "$WIDE_SIZES" --speech-weight "$WIDE_SPEECH_WEIGHT" \
-      --lr "$FINETUNE_LR" --seed $((SEED + 7)) --epochs "$FINETUNE_EPOCHS" \
-      --epoch-checkpoints --minutes "$TRAIN_BUDGET" \
-      --val-manifest "$AUDIO/val/manifest.tsv"
-  MODEL48="$FINAL/model-tune.pt"
+      --lr "$5" --seed "$6" --epochs "$4" --epoch-checkpoints \
+      --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
+  MODEL48="$FINAL/model-$2.pt"
+}
+if [ "$WIDE_EPOCHS" -gt 0 ] && [ "$FINETUNE_EPOCHS" -gt 0 ]; then
+  tune_round $((SEED + 5)) tune wide "$FINETUNE_EPOCHS" "$FINETUNE_LR" \
+      $((SEED + 7))
+  if [ "$FINETUNE_EPOCHS2" -gt 0 ]; then
+    tune_round $((SEED + 7)) tune2 tune "$FINETUNE_EPOCHS2" \
+        "$FINETUNE_LR2" $((SEED + 8))
+  fi
 fi
 cp "$MODEL48" "$DATA/model.pt"
 
