@@ -349,12 +349,35 @@ START_TEST (test_reset_drain)
 }
 END_TEST
 
+/* The float settings, each with values it must refuse. */
+typedef int (*FloatSetter) (RnnDenoise *st, float value);
+
+static const struct
+{
+  FloatSetter set;
+  float value;
+} refused_settings[] = {
+  { rnndenoise_set_vad_threshold, 1.5f },
+  { rnndenoise_set_attenuation_limit, -1.0f },
+  { rnndenoise_set_vad_hold, -1.0f },
+  { rnndenoise_set_speech_protection, 2.5f },
+  { rnndenoise_set_speech_protection, NAN },
+  { rnndenoise_set_stationary_suppression, 4.5f },
+  { rnndenoise_set_stationary_suppression, -1.0f },
+  { rnndenoise_set_stationary_suppression, NAN },
+  { rnndenoise_set_harmonic_lift, 3.5f },
+  { rnndenoise_set_harmonic_lift, -1.0f },
+  { rnndenoise_set_harmonic_lift, NAN },
+  { rnndenoise_set_harmonic_lift, INFINITY },
+};
+
 START_TEST (test_errors)
 {
   int err = 0;
   gchar msg[64] = "x";
   gfloat x[4] = { 0 };
   RnnDenoise *st;
+  guint k;
 
   ck_assert_ptr_null (rnndenoise_new (NULL, 0, &err));
   ck_assert_int_eq (err, RNNDENOISE_ERROR_INVALID_ARGUMENT);
@@ -372,32 +395,13 @@ START_TEST (test_errors)
   ck_assert_int_eq (rnndenoise_process_float (NULL, x, x, 4),
       RNNDENOISE_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq (rnndenoise_process_float (st, NULL, NULL, 0), 0);
-  ck_assert_int_eq (rnndenoise_set_vad_threshold (st, 1.5f),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_attenuation_limit (st, -1.0f),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_vad_hold (st, -1.0f),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_speech_protection (st, 2.5f),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_speech_protection (st, NAN),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_stationary_suppression (st, 4.5f),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_stationary_suppression (st, -1.0f),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_stationary_suppression (st, NAN),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_harmonic_lift (NULL, 1.0f),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, 3.5f),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, -1.0f),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, NAN),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
-  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, INFINITY),
-      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  for (k = 0; k < G_N_ELEMENTS (refused_settings); k++) {
+    ck_assert_int_eq (refused_settings[k].set (st, refused_settings[k].value),
+        RNNDENOISE_ERROR_INVALID_ARGUMENT);
+    /* Every setter refuses a NULL handle, with a value it takes. */
+    ck_assert_int_eq (refused_settings[k].set (NULL, 0.0f),
+        RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  }
   ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, 0.0f), RNNDENOISE_OK);
   ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, DSP_MAX_HARMONIC_LIFT),
       RNNDENOISE_OK);
