@@ -56,57 +56,6 @@ GST_END_TEST;
 
 typedef void (*ProcessorSetter) (DspProcessor *self, gfloat amount);
 
-/* A processor setting's property on @x (@n samples, mono): it has the
- * processor's default, reaches the stream (the output equals the
- * processor's at that setting), and 0 turns it off. With @changes_output,
- * the output at @amount must also differ from the output at 0, so that
- * the comparison does show the setting reaching the stream. */
-static void
-check_processor_property_on (const gchar *name, gdouble default_value,
-    ProcessorSetter set, gdouble amount, const gfloat *x, guint n,
-    gboolean changes_output)
-{
-  const gdouble amounts[] = { 0.0, amount };
-  gfloat *y, *ref, *off = NULL;
-  gdouble value = -1.0;
-  GstHarness *h = new_stream_harness (F32_CAPS (1));
-  guint k;
-
-  g_object_get (h->element, name, &value, NULL);
-  fail_unless_equals_float (value, default_value);
-  gst_harness_teardown (h);
-
-  for (k = 0; k < G_N_ELEMENTS (amounts); k++) {
-    DspModel *model = load_model ();
-    DspProcessor *p = dsp_processor_new (model, 1, NULL);
-    guint produced;
-
-    h = new_stream_harness (F32_CAPS (1));
-    g_object_set (h->element, name, amounts[k], NULL);
-    push_signal (h, x, n, 1, HOP, 0);
-    gst_harness_push_event (h, gst_event_new_eos ());
-    fail_unless_equals_int (pull_all (h, 1, &y, 0), n);
-
-    ref = g_new0 (gfloat, n + LATENCY);
-    set (p, (gfloat) amounts[k]);
-    produced = dsp_processor_process (p, x, ref, n, NULL, NULL, 0, NULL);
-    produced += dsp_processor_drain (p, ref + produced);
-    fail_unless_equals_int (produced, n);
-    assert_bits_equal (ref, y, n);
-    if (changes_output && off != NULL)
-      fail_unless (memcmp (off, y, (gsize) n * sizeof (gfloat)) != 0,
-          "%s %g gives the output of %s 0", name, amounts[k], name);
-
-    g_free (off);
-    off = y;
-    g_free (ref);
-    dsp_processor_free (p);
-    dsp_model_unref (model);
-    gst_harness_teardown (h);
-  }
-  g_free (off);
-}
-
 /* Voiced syllables, four a second: 19 harmonics of a pitch around 150 Hz,
  * falling off as 1/k, fading in and out over a noise floor. At the
  * syllables' edges the built-in model's band gains below 1 kHz lie
@@ -135,16 +84,56 @@ make_voiced_signal (guint n, guint32 seed)
   return x;
 }
 
-/* check_processor_property_on() with the voiced signal, which every gain
- * setting changes. */
+/* A processor setting's property, on voiced syllables that every gain
+ * setting changes: it has the processor's default, reaches the stream (the
+ * output equals the processor's at that setting), 0 turns it off, and the
+ * output at @amount differs from the output at 0, so that the comparison
+ * does show the setting reaching the stream. */
 static void
 check_processor_property (const gchar *name, gdouble default_value,
     ProcessorSetter set, gdouble amount)
 {
+  const gdouble amounts[] = { 0.0, amount };
   guint n = 30 * HOP;
   gfloat *x = make_voiced_signal (n, 16);
+  gfloat *y, *ref, *off = NULL;
+  gdouble value = -1.0;
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  guint k;
 
-  check_processor_property_on (name, default_value, set, amount, x, n, TRUE);
+  g_object_get (h->element, name, &value, NULL);
+  fail_unless_equals_float (value, default_value);
+  gst_harness_teardown (h);
+
+  for (k = 0; k < G_N_ELEMENTS (amounts); k++) {
+    DspModel *model = load_model ();
+    DspProcessor *p = dsp_processor_new (model, 1, NULL);
+    guint produced;
+
+    h = new_stream_harness (F32_CAPS (1));
+    g_object_set (h->element, name, amounts[k], NULL);
+    push_signal (h, x, n, 1, HOP, 0);
+    gst_harness_push_event (h, gst_event_new_eos ());
+    fail_unless_equals_int (pull_all (h, 1, &y, 0), n);
+
+    ref = g_new0 (gfloat, n + LATENCY);
+    set (p, (gfloat) amounts[k]);
+    produced = dsp_processor_process (p, x, ref, n, NULL, NULL, 0, NULL);
+    produced += dsp_processor_drain (p, ref + produced);
+    fail_unless_equals_int (produced, n);
+    assert_bits_equal (ref, y, n);
+    if (off != NULL)
+      fail_unless (memcmp (off, y, (gsize) n * sizeof (gfloat)) != 0,
+          "%s %g gives the output of %s 0", name, amounts[k], name);
+
+    g_free (off);
+    off = y;
+    g_free (ref);
+    dsp_processor_free (p);
+    dsp_model_unref (model);
+    gst_harness_teardown (h);
+  }
+  g_free (off);
   g_free (x);
 }
 

@@ -763,6 +763,18 @@ START_TEST (test_frame_output_migration)
 }
 END_TEST
 
+/* Energy of the first @n samples of @y. */
+static gdouble
+energy_of (const gfloat *y, guint n)
+{
+  gdouble energy = 0.0;
+  guint i;
+
+  for (i = 0; i < n; i++)
+    energy += (gdouble) y[i] * y[i];
+  return energy;
+}
+
 /* Speech protection only raises gains: more output energy the larger it
  * is, none of it for 0 (the network's gains as they are); out-of-range
  * values are clamped (NaN is 0). */
@@ -770,7 +782,7 @@ START_TEST (test_speech_protection)
 {
   DspModel *model = random_model (DSP_WEIGHT_F32);
   const gfloat amounts[] = { 0.0f, 1.0f, 2.0f, NAN, 5.0f };
-  guint n = 9600, k, i;
+  guint n = 9600, k;
   gfloat *x = make_signal (n, 1, 61);
   gfloat *y[G_N_ELEMENTS (amounts)];
   gdouble energy[G_N_ELEMENTS (amounts)];
@@ -782,9 +794,7 @@ START_TEST (test_speech_protection)
     dsp_processor_set_speech_protection (p, amounts[k]);
     y[k] = g_new0 (gfloat, n + 2 * HOP);
     ck_assert_uint_eq (run_chunked (p, x, y[k], n, chunk, 1), n - 2 * HOP);
-    energy[k] = 0.0;
-    for (i = 0; i < n - 2 * HOP; i++)
-      energy[k] += (gdouble) y[k][i] * y[k][i];
+    energy[k] = energy_of (y[k], n - 2 * HOP);
     dsp_processor_free (p);
   }
   ck_assert (energy[1] > energy[0] * 1.01);
@@ -807,18 +817,29 @@ output_energy (DspModel *model, const gfloat *x, guint n, gfloat protection,
 {
   DspProcessor *p = dsp_processor_new (model, 1, NULL);
   gfloat *out = y != NULL ? y : g_new0 (gfloat, n + 2 * HOP);
-  guint chunk[1] = { 480 }, i;
-  gdouble energy = 0.0;
+  guint chunk[1] = { 480 };
+  gdouble energy;
 
   dsp_processor_set_speech_protection (p, protection);
   dsp_processor_set_stationary_suppression (p, suppression);
   ck_assert_uint_eq (run_chunked (p, x, out, n, chunk, 1), n - 2 * HOP);
-  for (i = 0; i < n - 2 * HOP; i++)
-    energy += (gdouble) out[i] * out[i];
+  energy = energy_of (out, n - 2 * HOP);
   dsp_processor_free (p);
   if (y == NULL)
     g_free (out);
   return energy;
+}
+
+/* @n samples of the speech-like signal over a steady 100 Hz hum. */
+static gfloat *
+make_hum_signal (guint n)
+{
+  gfloat *x = make_signal (n, 1, 62);
+  guint i;
+
+  for (i = 0; i < n; i++)
+    x[i] += 0.1f * sinf (2.0f * G_PI * 100.0f * i / RATE);
+  return x;
 }
 
 /* The speech-like signal over a steady 100 Hz hum through @model with the
@@ -826,12 +847,10 @@ output_energy (DspModel *model, const gfloat *x, guint n, gfloat protection,
 static gdouble
 energy_with_suppression (DspModel *model, gfloat amount, gfloat *y)
 {
-  guint n = 24000, i;
-  gfloat *x = make_signal (n, 1, 62);
+  guint n = 24000;
+  gfloat *x = make_hum_signal (n);
   gdouble energy;
 
-  for (i = 0; i < n; i++)
-    x[i] += 0.1f * sinf (2.0f * G_PI * 100.0f * i / RATE);
   energy
       = output_energy (model, x, n, DSP_DEFAULT_SPEECH_PROTECTION, amount, y);
   g_free (x);
@@ -881,19 +900,15 @@ END_TEST
 static GBytes *
 run_with_lift (DspModel *model, gfloat lift, gfloat *y, gdouble *energy)
 {
-  guint n = 24000, i;
-  gfloat *x = make_signal (n, 1, 62);
+  guint n = 24000;
+  gfloat *x = make_hum_signal (n);
   DspProcessor *p = dsp_processor_new (model, 1, NULL);
   guint chunk[1] = { 480 };
   GBytes *snapshot;
 
-  for (i = 0; i < n; i++)
-    x[i] += 0.1f * sinf (2.0f * G_PI * 100.0f * i / RATE);
   dsp_processor_set_harmonic_lift (p, lift);
   ck_assert_uint_eq (run_chunked (p, x, y, n, chunk, 1), n - 2 * HOP);
-  *energy = 0.0;
-  for (i = 0; i < n - 2 * HOP; i++)
-    *energy += (gdouble) y[i] * y[i];
+  *energy = energy_of (y, n - 2 * HOP);
   snapshot = dsp_processor_export (p);
   dsp_processor_free (p);
   g_free (x);
