@@ -5,7 +5,7 @@ ablation table.
 
     ablation.py FORWARD TESTDIR
                 NAME=MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT]]]] [...]
-                [--jobs J]
+                [--jobs J] [--rate 16000]
 
 FORWARD is the rnndenoise-forward tool; TESTDIR a test/ or test-real/
 folder written by synth.py (snrS/ subfolders, manifest.tsv). Every model
@@ -17,6 +17,11 @@ evaluation's metrics: mean ΔSI-SDR over −5…10 dB, STOI's change from the
 noisy input over −5…10 dB and at +20 dB, speech energy lost in
 speech-dominated bins, noise reduction where no one speaks, and ΔSI-SDR on
 the hum, babble and room mixtures. Prints a Markdown table.
+
+With --rate 16000 (for 16 kHz models) each mixture's clean speech and
+noise are decimated to 16 kHz and mixed again, as docs/quality-16k.md's
+evaluation does, and the denoised, clean and noisy 16 kHz signals are
+scored upsampled to 48 kHz, the metrics' rate.
 """
 
 import argparse
@@ -28,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from scipy.io import wavfile
+from scipy.signal import resample_poly
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "quality"))
@@ -45,6 +51,16 @@ def read(path):
     return x.astype(np.float64)
 
 
+def at_rate(x, rate):
+    """A 48 kHz signal decimated to RATE (48000: as it is)."""
+    return x if rate == metrics.RATE else resample_poly(x, rate, metrics.RATE)
+
+
+def back_to_48k(x, rate):
+    """A signal at RATE upsampled to the metrics' 48 kHz."""
+    return x if rate == metrics.RATE else resample_poly(x, metrics.RATE, rate)
+
+
 def mixtures(testdir):
     """(stem, snr, noise kind) of every mixture in the manifest."""
     rows = []
@@ -56,16 +72,25 @@ def mixtures(testdir):
     return rows
 
 
-def score(forward, model, testdir, stem, out):
-    """Denoise one mixture with MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT]]]]
-    (the settings go to rnndenoise-forward as they are); returns its
-    figures."""
+def score(forward, model, testdir, stem, out, rate):
+    """Denoise one mixture at RATE with
+    MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT]]]] (the settings go to
+    rnndenoise-forward as they are); returns its figures."""
     base = os.path.join(testdir, stem)
     path, *settings = model.split("@")
-    subprocess.run([forward, "denoise", path, base + "_noisy.wav", out]
-                   + settings, check=True, stdout=subprocess.DEVNULL)
-    clean, noisy = read(base + "_clean.wav"), read(base + "_noisy.wav")
-    y = read(out)[:clean.size]
+    clean = at_rate(read(base + "_clean.wav"), rate)
+    noisy_path = base + "_noisy.wav"
+    if rate == metrics.RATE:
+        noisy = read(noisy_path)
+    else:
+        # Decimated apart and mixed again: exactly speech plus noise.
+        noisy = clean + at_rate(read(base + "_noise.wav"), rate)
+        noisy_path = out + ".in.wav"
+        wavfile.write(noisy_path, rate, noisy.astype(np.float32))
+    subprocess.run([forward, "denoise", path, noisy_path, out] + settings,
+                   check=True, stdout=subprocess.DEVNULL)
+    y = back_to_48k(read(out)[:clean.size], rate)
+    clean, noisy = back_to_48k(clean, rate), back_to_48k(noisy, rate)
     free = metrics.activity(clean)[1]
     return {"d_sisdr": metrics.si_sdr(clean, y) - metrics.si_sdr(clean, noisy),
             "lost": metrics.speech_energy_lost(clean, noisy - clean, y),
@@ -79,6 +104,9 @@ def main():
     ap.add_argument("testdir")
     ap.add_argument("models", nargs="+", metavar="NAME=MODEL")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rate", type=int, default=metrics.RATE,
+                    choices=(16000, metrics.RATE),
+                    help="the rate the models run at (default 48000)")
     args = ap.parse_args()
     for spec in args.models:
         if "=" not in spec or spec.split("=", 1)[1].count("@") > MAX_SETTINGS:
@@ -96,7 +124,8 @@ def main():
                 res = list(ex.map(
                     lambda k: score(args.forward, model, args.testdir,
                                     rows[k][0],
-                                    os.path.join(tmp, "%d.wav" % k)),
+                                    os.path.join(tmp, "%d.wav" % k),
+                                    args.rate),
                     range(len(rows))))
             low = [r["d_sisdr"] for r, m in zip(res, rows)
                    if m[1] in LOW_SNRS]
