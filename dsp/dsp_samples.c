@@ -1,4 +1,4 @@
-/* rnndenoise — dsp: sample format conversions shared by every host
+/* rnndenoise — dsp: sample format conversions and levels shared by every host
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * The element, the library and the tools convert 16-bit samples here, so
@@ -48,4 +48,23 @@ dsp_samples_to_s16 (const gfloat *in, gint16 *out, gsize n)
             : x <= -32768.0f         ? -32768
                                      : lrintf (x));
   }
+}
+
+/**
+ * dsp_samples_energy:
+ * @x: @n floats
+ * @n: samples (all channels)
+ *
+ * Returns: the sum of the squares, accumulated in double precision (a
+ * float sum of a long buffer loses its small samples).
+ */
+gdouble
+dsp_samples_energy (const gfloat *x, gsize n)
+{
+  gdouble energy = 0.0;
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    energy += (gdouble) x[i] * x[i];
+  return energy;
 }

@@ -10,6 +10,7 @@
 #include <gst/audio/audio.h>
 
 #include "gstrnndenoiseprivate.h"
+#include "dsp/dsp_samples.h"
 
 #define GST_CAT_DEFAULT gst_rnn_denoise_debug
 
@@ -19,17 +20,6 @@ gst_rnn_denoise_stats_reset (MessageStats *stats)
   memset (stats, 0, sizeof (*stats));
   stats->start = GST_CLOCK_TIME_NONE;
   stats->vad_max = -1.0f;
-}
-
-gdouble
-gst_rnn_denoise_energy (const gfloat *x, gsize n)
-{
-  gdouble e = 0.0;
-  gsize i;
-
-  for (i = 0; i < n; i++)
-    e += (gdouble) x[i] * x[i];
-  return e;
 }
 
 void
@@ -78,7 +68,7 @@ gst_rnn_denoise_account_buffer (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   st->in_samples += n_in;
   st->in_energy += in_energy;
   st->out_energy
-      += gst_rnn_denoise_energy (out, (gsize) n_out * pad->info.channels);
+      += dsp_samples_energy (out, (gsize) n_out * pad->info.channels);
   if (report->frames > 0) {
     st->vad_max = MAX (st->vad_max, report->vad_max);
     st->vad_sum += report->vad_mean * report->frames;

@@ -235,7 +235,6 @@ gboolean gst_rnn_denoise_state_query (GstPad *statepad, GstObject *parent,
 
 /* gstrnndenoisemessages.c */
 void gst_rnn_denoise_stats_reset (MessageStats *stats);
-gdouble gst_rnn_denoise_energy (const gfloat *x, gsize n);
 void gst_rnn_denoise_account_buffer (GstRnnDenoise *self, GstRnnDenoisePad *pad,
     const StreamSettings *settings, const DspProcessorReport *report,
     gdouble in_energy, guint n_in, const gfloat *out, guint n_out,

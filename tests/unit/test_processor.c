@@ -19,6 +19,7 @@
 #include "dsp/dsp_dense.h"
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_processor.h"
+#include "dsp/dsp_samples.h"
 #include "state/rnn_state_error.h"
 #include "state/rnn_state_quant.h"
 #include "model_helper.h"
@@ -763,18 +764,6 @@ START_TEST (test_frame_output_migration)
 }
 END_TEST
 
-/* Energy of the first @n samples of @y. */
-static gdouble
-energy_of (const gfloat *y, guint n)
-{
-  gdouble energy = 0.0;
-  guint i;
-
-  for (i = 0; i < n; i++)
-    energy += (gdouble) y[i] * y[i];
-  return energy;
-}
-
 /* Speech protection only raises gains: more output energy the larger it
  * is, none of it for 0 (the network's gains as they are); out-of-range
  * values are clamped (NaN is 0). */
@@ -794,7 +783,7 @@ START_TEST (test_speech_protection)
     dsp_processor_set_speech_protection (p, amounts[k]);
     y[k] = g_new0 (gfloat, n + 2 * HOP);
     ck_assert_uint_eq (run_chunked (p, x, y[k], n, chunk, 1), n - 2 * HOP);
-    energy[k] = energy_of (y[k], n - 2 * HOP);
+    energy[k] = dsp_samples_energy (y[k], n - 2 * HOP);
     dsp_processor_free (p);
   }
   ck_assert (energy[1] > energy[0] * 1.01);
@@ -823,7 +812,7 @@ output_energy (DspModel *model, const gfloat *x, guint n, gfloat protection,
   dsp_processor_set_speech_protection (p, protection);
   dsp_processor_set_stationary_suppression (p, suppression);
   ck_assert_uint_eq (run_chunked (p, x, out, n, chunk, 1), n - 2 * HOP);
-  energy = energy_of (out, n - 2 * HOP);
+  energy = dsp_samples_energy (out, n - 2 * HOP);
   dsp_processor_free (p);
   if (y == NULL)
     g_free (out);
@@ -908,7 +897,7 @@ run_with_lift (DspModel *model, gfloat lift, gfloat *y, gdouble *energy)
 
   dsp_processor_set_harmonic_lift (p, lift);
   ck_assert_uint_eq (run_chunked (p, x, y, n, chunk, 1), n - 2 * HOP);
-  *energy = energy_of (y, n - 2 * HOP);
+  *energy = dsp_samples_energy (y, n - 2 * HOP);
   snapshot = dsp_processor_export (p);
   dsp_processor_free (p);
   g_free (x);

@@ -49,6 +49,24 @@ START_TEST (test_s16_saturation_and_nan)
 }
 END_TEST
 
+/* The energy is summed in double precision: a million samples of 1e-4
+ * after one of 1 keep their share, which a float sum would round away. */
+START_TEST (test_energy)
+{
+  const gsize n = 1000001;
+  gfloat *x = g_new (gfloat, n);
+  gsize i;
+
+  x[0] = 1.0f;
+  for (i = 1; i < n; i++)
+    x[i] = (i % 2) ? 1e-4f : -1e-4f;
+  ck_assert_double_eq_tol (dsp_samples_energy (x, n),
+      1.0 + 1e6 * (gdouble) 1e-4f * 1e-4f, 1e-9);
+  ck_assert_double_eq (dsp_samples_energy (x, 0), 0.0);
+  g_free (x);
+}
+END_TEST
+
 static Suite *
 samples_suite (void)
 {
@@ -57,6 +75,9 @@ samples_suite (void)
 
   tcase_add_test (tc, test_s16_round_trip);
   tcase_add_test (tc, test_s16_saturation_and_nan);
+  suite_add_tcase (s, tc);
+  tc = tcase_create ("energy");
+  tcase_add_test (tc, test_energy);
   suite_add_tcase (s, tc);
   return s;
 }
