@@ -44,6 +44,16 @@
 # second round (FINETUNE_EPOCHS2 > 0), from one more such set (seed
 # SEED + 7) with its variants and the first round's set again.
 #
+# The 16 kHz model then takes the same fine-tune rounds (FINETUNE16=yes):
+# the same sets decimated to 16 kHz, the same learning rates and seeds, its
+# own narrower network kept (a wider one would cost more CPU than
+# speexdsp at 16 kHz). The first round starts from the 16 kHz model's
+# float32 file, read back by widen.py at the same sizes, which unfolds the
+# input normalisation with the round's set's statistics (the shipped 16 kHz
+# model was made from the file shipped before it that way: the same
+# network, its first layer parameterised anew); the second from the
+# first's checkpoint.
+#
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
 # BUILD_DIR is a meson build dir (default: build; set up if missing). All
@@ -66,7 +76,8 @@
 # 0.0004, 8; 0 epochs skips it), FINETUNE_EPOCHS, FINETUNE_LR,
 # FINETUNE_SPEED (the fine-tune stage after it: 1, 0.0002, 0.9,1.1; 0
 # epochs skips it), FINETUNE_EPOCHS2, FINETUNE_LR2 (its second round: 1,
-# 0.00015; 0 epochs skips it), JOBS (2).
+# 0.00015; 0 epochs skips it), FINETUNE16 (yes: the 16 kHz model takes the
+# fine-tune rounds too; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
 # festvox-us-slt-hts, and apt-get download access to the data packages
@@ -107,6 +118,7 @@ FINETUNE_LR=${FINETUNE_LR:-0.0002}
 FINETUNE_LR2=${FINETUNE_LR2:-0.00015}
 FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
 LR16=${LR16:-0.001}
+FINETUNE16=${FINETUNE16:-yes}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
@@ -427,11 +439,48 @@ if [ "$EPOCHS16" -gt 0 ]; then
       --epochs "$EPOCHS16" --epoch-checkpoints --minutes "$TRAIN_BUDGET" \
       --val-manifest "$AUDIO/val/manifest.tsv"
 
+  MODEL16="$D16/model.pt"
+  # One fine-tune round at 16 kHz: the 48 kHz round's fresh set (its
+  # recorded voices at other speeds) with its variants and the set before
+  # it, all decimated to 16 kHz (the set before's features are there from
+  # the round before, or made before the first); from MODEL16, read back
+  # from its float32 file first if FROM_FILE is yes.
+  tune16_round () {  # SET_SEED PREVIOUS_SET_SEED NAME EPOCHS LR TRAIN_SEED FROM_FILE
+    list="$DATA/audio-seed$1/train/list.txt"
+    step "16 kHz fine-tune round $3 on the set of seed $1"
+    features16 "$list" "$D16/train-seed$1.rndf"
+    features16 "${list%.txt}-snr.txt" "$D16/train-seed$1-snr.rndf"
+    if [ "$7" = yes ]; then
+      $PY "$HERE/export.py" "$MODEL16" "$D16/model-before-$3-f32.rnnm"
+      $PY "$HERE/widen.py" "$D16/model-before-$3-f32.rnnm" \
+          "$D16/train-seed$1.rndf" "$D16/model-before-$3.pt" --sizes "$SIZES"
+      MODEL16="$D16/model-before-$3.pt"
+    fi
+    $PY "$HERE/train.py" "$D16/train-seed$1.rndf" "$D16/val.rndf" \
+        "$D16/model-$3.pt" --also "$D16/train-seed$1-snr.rndf" \
+        --also "$D16/train-seed$2.rndf" --init "$MODEL16" \
+        --speech-weight "$SPEECH_WEIGHT16" --lr "$5" --seed "$6" \
+        --epochs "$4" --epoch-checkpoints --minutes "$TRAIN_BUDGET" \
+        --val-manifest "$AUDIO/val/manifest.tsv"
+    MODEL16="$D16/model-$3.pt"
+  }
+  if [ "$FINETUNE16" = yes ] && [ "$WIDE_EPOCHS" -gt 0 ] &&
+      [ "$FINETUNE_EPOCHS" -gt 0 ]; then
+    features16 "$DATA/audio-seed$((SEED + 4))/train/list.txt" \
+        "$D16/train-seed$((SEED + 4)).rndf"
+    tune16_round $((SEED + 5)) $((SEED + 4)) tune "$FINETUNE_EPOCHS" \
+        "$FINETUNE_LR" $((SEED + 7)) yes
+    if [ "$FINETUNE_EPOCHS2" -gt 0 ]; then
+      tune16_round $((SEED + 7)) $((SEED + 5)) tune2 "$FINETUNE_EPOCHS2" \
+          "$FINETUNE_LR2" $((SEED + 8)) no
+    fi
+  fi
+
   step "export and check the 16 kHz model"
-  $PY "$HERE/export.py" "$D16/model.pt" "$DATA/rnndenoise-16k-f32.rnnm" \
+  $PY "$HERE/export.py" "$MODEL16" "$DATA/rnndenoise-16k-f32.rnnm" \
       --int8x8 "$DATA/rnndenoise-16k.rnnm"
   "$MODEL_TOOL" info "$DATA/rnndenoise-16k.rnnm"
-  $PY "$HERE/check_export.py" "$D16/model.pt" "$D16/test-real.rndf" \
+  $PY "$HERE/check_export.py" "$MODEL16" "$D16/test-real.rndf" \
       "$FORWARD" "$DATA/rnndenoise-16k-f32.rnnm" \
       --int8x8 "$DATA/rnndenoise-16k.rnnm"
 fi
