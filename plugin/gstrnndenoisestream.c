@@ -601,8 +601,7 @@ gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
   }
   out = pad->frame_output ? frame_output_for (pad, n) : samples;
   if (settings.post_messages)
-    in_energy
-        = dsp_samples_energy (samples, (gsize) n * pad->info.channels);
+    in_energy = dsp_samples_energy (samples, (gsize) n * pad->info.channels);
 
   statepad = gst_rnn_denoise_get_statepad (self, pad);
   state_buf = gst_rnn_denoise_statepad_acquire (pad, statepad, &state_map);
