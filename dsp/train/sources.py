@@ -78,6 +78,14 @@ SOURCES = {
         "package": "fillets-ng-data-nl", "kind": "speech",
         "globs": ["usr/share/games/fillets-ng/sound/*/nl/*.ogg"],
         "lang": lambda p: "nl", "licence": "GPL-2+"},
+    # Words (a toy's parts: eye, hat, nose...) spoken in about thirty
+    # languages, English among them. split.txt keeps it for checkpoint
+    # selection only: voices no training round hears.
+    "ktuberling": {
+        "package": "ktuberling-data", "kind": "speech",
+        "globs": ["usr/share/ktuberling/sounds/*/*.ogg"],
+        "lang": lambda p: p.split("/sounds/", 1)[1].split("/")[0],
+        "licence": "GPL-2+"},
     # Letters and syllables spoken in about twenty languages.
     "klettres": {
         "package": "klettres-data", "kind": "speech",
@@ -340,15 +348,29 @@ def read_catalogue(outdir):
     return groups
 
 
+def catalogued_sources(outdir):
+    """The sources DIR/catalogue.tsv lists (empty if there is none)."""
+    path = os.path.join(outdir, "catalogue.tsv")
+    if not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        f.readline()
+        return {line.split("\t", 1)[0] for line in f}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     os.makedirs(os.path.join(args.dir, "cache"), exist_ok=True)
-    if os.path.exists(os.path.join(args.dir, "catalogue.tsv")):
-        print("sources: %s/catalogue.tsv exists, kept" % args.dir)
+    listed = catalogued_sources(args.dir)
+    if listed >= set(SOURCES):
+        print("sources: %s/catalogue.tsv lists every source, kept"
+              % args.dir)
         return 0
+    # A source added since: the ones already built come back from their
+    # caches, so only the new ones are fetched and decoded.
     fetch(args.dir, [s["package"] for s in SOURCES.values()])
     rows = []
     for name in SOURCES:

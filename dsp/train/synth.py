@@ -5,6 +5,7 @@
     synth.py OUT [--seed N] [--train-minutes M] [--val-minutes M]
                  [--test-seconds S] [--jobs J] [--real DIR]
                  [--real-speed LOW,HIGH]
+    synth.py OUT --selection --real DIR [--seed N] [--repeats R] [--jobs J]
 
 Writes, all deterministic from the seed:
 
@@ -14,10 +15,17 @@ Writes, all deterministic from the seed:
   OUT/test/snrS/         for each SNR of split.txt: one mixture per noise
                          kind, as clean, noise and noisy WAVs, with list.txt
                          and manifest.tsv; OUT/test/list.txt lists them all
+  OUT/test-real/         the same with the held-out recorded voices (--real)
+  OUT/select-real/       with --selection, only this: the same again with
+                         the recorded voices split.txt keeps for selection,
+                         over the training noise kinds only, R mixtures per
+                         SNR and kind
 
 Train and validation use the voices and noise kinds that split.txt does not
 hold out (from separate utterance pools); the test mixtures use only the
-held-out voices and every noise kind. Each training mixture is a speech
+held-out voices and every noise kind. The selection mixtures judge
+training rounds against each other on voices that neither training nor the
+test hears, so that the test stays unseen by every choice. Each training mixture is a speech
 track (utterances with gaps, so some stretches hold noise only) over one or
 two noise kinds, sometimes with the noise faded out for a few seconds
 (speech only), at an SNR of -5..20 dB, a random level, a random microphone
@@ -53,7 +61,7 @@ MIXTURE_SECONDS = 30.0
 # Stream tags that keep the random streams of the sets apart.
 TAG_POOL, TAG_MIX = 1, 2
 SETS = {"train": 1, "val": 2, "test": 3, "train-real": 4, "val-real": 5,
-        "test-real": 6}
+        "test-real": 6, "select-real": 7}
 # Share of training and validation mixtures spoken by recorded voices
 # (split.txt's real-speech-share; set in main before the workers fork).
 REAL_SHARE = [0.0]
@@ -94,6 +102,7 @@ def read_split(path=SPLIT_FILE):
             "all_noises": kinds,
             "snrs": [float(s) for s in split["test-snrs"]],
             "real_test": split.get("heldout-real-speech", []),
+            "real_select": split.get("selection-real-speech", []),
             "real_share": float(split.get("real-speech-share", ["0"])[0])}
 
 
@@ -116,23 +125,26 @@ def _synth_one(job):
     return spec["voice"], tts.synthesize(spec, seed)
 
 
-def real_subset(row, heldout):
-    """Which set a recorded speech file belongs to: "test" if split.txt
-    holds its source or language out, else "val" for one file in 20 (by a
-    checksum of its path, so the choice never changes) and "train"."""
-    if is_heldout_real(row["source"], row["lang"], heldout):
+def real_subset(row, split):
+    """Which set a recorded speech file belongs to: "select" if split.txt
+    keeps its source or language for selection, "test" if it holds it out,
+    else "val" for one file in 20 (by a checksum of its path, so the choice
+    never changes) and "train"."""
+    if is_heldout_real(row["source"], row["lang"], split["real_select"]):
+        return "select"
+    if is_heldout_real(row["source"], row["lang"], split["real_test"]):
         return "test"
     return "val" if zlib.crc32(row["file"].encode()) % 20 == 0 else "train"
 
 
-def build_real_pool(groups, heldout, subset, seed, tag, minutes):
+def build_real_pool(groups, split, subset, seed, tag, minutes):
     """About `minutes` of recorded utterances, drawn without replacement from
     the kept speech files of `subset` (see real_subset()); returns a dict
     voice -> list of (samples, bandwidth), where a voice is
     real:SOURCE:LANG."""
     rng = np.random.default_rng([seed, TAG_POOL, tag, 7])
     items = [row for name in sorted(groups) for row in groups[name]
-             if row["kind"] == "speech" and real_subset(row, heldout)
+             if row["kind"] == "speech" and real_subset(row, split)
              == subset]
     pool, seconds = {}, 0.0
     for i in rng.permutation(len(items)):
@@ -384,15 +396,17 @@ def write_train_set(seed, name, outdir, minutes, kinds, jobs):
           flush=True)
 
 
-def write_test_set(seed, outdir, split, seconds, jobs, pool="test"):
-    """One mixture per (SNR, noise kind), held-out voices only (the TTS ones
-    for pool "test", the recorded ones for "test-real")."""
+def write_test_set(seed, outdir, split, seconds, jobs, pool="test",
+                   kinds=None, repeats=1):
+    """`repeats` mixtures per (SNR, noise kind of `kinds`, every kind if
+    None), held-out voices only (the TTS ones for pool "test", the recorded
+    ones for "test-real", the selection ones for "select-real")."""
     work = []
     voices = sorted(POOLS[pool]) if pool != "test" else split["test_voices"]
     for snr in split["snrs"]:
         sub = os.path.join(outdir, "snr%d" % snr)
         os.makedirs(sub, exist_ok=True)
-        for kind in split["all_noises"]:
+        for kind in (kinds or split["all_noises"]) * repeats:
             index = len(work)
             voice = voices[index % len(voices)]
             work.append((seed, index, sub, snr, kind, voice, seconds, pool))
@@ -411,6 +425,24 @@ def write_test_set(seed, outdir, split, seconds, jobs, pool="test"):
     print("  %s: %d mixtures of %.0f s at SNR %s dB" % (
         pool, len(rows), seconds, " ".join("%g" % s for s in split["snrs"])),
         flush=True)
+
+
+def write_selection_set(args, groups, split, start):
+    """OUT/select-real/ alone: split.txt's selection voices over the
+    training noise kinds (the held-out kinds stay for the test)."""
+    POOLS["select-real"] = build_real_pool(groups, split, "select",
+                                           args.seed, SETS["select-real"],
+                                           1e9)
+    if not POOLS["select-real"]:
+        print("synth: no recorded voices kept for selection (split.txt's "
+              "selection-real-speech: %s)"
+              % (" ".join(split["real_select"]) or "none"), file=sys.stderr)
+        return 1
+    write_test_set(args.seed, os.path.join(args.out, "select-real"), split,
+                   args.test_seconds, args.jobs, pool="select-real",
+                   kinds=split["train_noises"], repeats=args.repeats)
+    print("synth: done in %.0f s" % (time.time() - start), flush=True)
+    return 0
 
 
 def parse_speed_range(ap, text):
@@ -439,9 +471,19 @@ def main():
                     help="play each recorded training utterance at a speed "
                     "drawn from LOW..HIGH (e.g. 0.9,1.1; default: as "
                     "recorded)")
+    ap.add_argument("--selection", action="store_true",
+                    help="write only OUT/select-real/, the selection "
+                    "mixtures (needs --real)")
+    ap.add_argument("--repeats", type=int, default=2,
+                    help="selection mixtures per SNR and noise kind "
+                    "(default 2)")
     args = ap.parse_args()
     if args.real_speed:
         REAL_SPEED[0] = parse_speed_range(ap, args.real_speed)
+    if args.selection and not args.real:
+        ap.error("--selection needs --real DIR")
+    if args.repeats < 1:
+        ap.error("--repeats %d: want at least 1" % args.repeats)
 
     groups = sources.read_catalogue(args.real) if args.real else {}
     noises.set_recorded(groups)
@@ -452,6 +494,8 @@ def main():
                             " ".join(split["test_voices"]),
                             " ".join(split["train_noises"]),
                             " ".join(split["test_noises"])), flush=True)
+    if args.selection:
+        return write_selection_set(args, groups, split, start)
     print("synth: speech pools", flush=True)
     # With recorded speech, TTS speaks only part of the mixtures and needs a
     # smaller pool.
@@ -471,11 +515,10 @@ def main():
         # Every kept recording of its subset (they are memory-mapped).
         for name in ("train", "val"):
             POOLS[name + "-real"] = build_real_pool(
-                groups, split["real_test"], name, args.seed,
+                groups, split, name, args.seed,
                 SETS[name + "-real"], 1e9)
         POOLS["test-real"] = build_real_pool(
-            groups, split["real_test"], "test", args.seed, SETS["test-real"],
-            1e9)
+            groups, split, "test", args.seed, SETS["test-real"], 1e9)
     print("synth: mixtures", flush=True)
     write_train_set(args.seed, "train", os.path.join(args.out, "train"),
                     args.train_minutes, split["train_noises"], args.jobs)
