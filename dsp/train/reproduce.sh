@@ -42,7 +42,16 @@
 # --real-speed: pitch and formants move, more voices from the same
 # recordings), with its variants and the wide stage's set again; then, in a
 # second round (FINETUNE_EPOCHS2 > 0), from one more such set (seed
-# SEED + 7) with its variants and the first round's set again.
+# SEED + 7) with its variants and the first round's set again, and in a
+# third (FINETUNE_EPOCHS3 > 0) from one more (seed SEED + 8) with the
+# second round's set again.
+#
+# Which round is kept was chosen on the selection mixtures (synth.py
+# --selection: recorded voices that neither training, validation nor the
+# test hears, split.txt's selection-real-speech), not on the validation
+# score, which reads voices the network has heard: every round's network is
+# exported and scored there by ablation.py, and the table goes to
+# DATA/selection-48k.md (and selection-16k.md) next to the models.
 #
 # The 16 kHz model then takes the same fine-tune rounds (FINETUNE16=yes):
 # the same sets decimated to 16 kHz, the same learning rates and seeds, its
@@ -76,8 +85,11 @@
 # 0.0004, 8; 0 epochs skips it), FINETUNE_EPOCHS, FINETUNE_LR,
 # FINETUNE_SPEED (the fine-tune stage after it: 1, 0.0002, 0.9,1.1; 0
 # epochs skips it), FINETUNE_EPOCHS2, FINETUNE_LR2 (its second round: 1,
-# 0.00015; 0 epochs skips it), FINETUNE16 (yes: the 16 kHz model takes the
-# fine-tune rounds too; no), JOBS (2).
+# 0.00015; 0 epochs skips it), FINETUNE_EPOCHS3, FINETUNE_LR3 (its third
+# round: 1, 0.0001; 0 epochs skips it), FINETUNE16 (yes: the 16 kHz model
+# takes the fine-tune rounds too; no), FINETUNE16_EPOCHS3 (its third round:
+# as FINETUNE_EPOCHS3), SELECTION (yes: score every round on
+# the selection mixtures; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
 # festvox-us-slt-hts, and apt-get download access to the data packages
@@ -91,7 +103,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,78p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,96p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -116,6 +128,8 @@ WIDE_LR=${WIDE_LR:-0.0004}
 WIDE_SPEECH_WEIGHT=${WIDE_SPEECH_WEIGHT:-8}
 FINETUNE_LR=${FINETUNE_LR:-0.0002}
 FINETUNE_LR2=${FINETUNE_LR2:-0.00015}
+FINETUNE_LR3=${FINETUNE_LR3:-0.0001}
+SELECTION=${SELECTION:-yes}
 FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
 LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
@@ -132,6 +146,7 @@ if [ "$SMOKE" = yes ]; then
   WIDE_EPOCHS=${WIDE_EPOCHS:-1}
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
+  FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -147,9 +162,11 @@ else
   WIDE_EPOCHS=${WIDE_EPOCHS:-1}
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
+  FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
+FINETUNE16_EPOCHS3=${FINETUNE16_EPOCHS3:-$FINETUNE_EPOCHS3}
 # Debian's interpreter, which has python3-torch (not whatever is first on
 # PATH).
 PY=/usr/bin/python3
@@ -363,10 +380,11 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
   MODEL48="$FINAL/model-wide.pt"
 fi
 
-# The fine-tune stage: the wide network, at a lower rate, in two rounds,
-# each on a fresh set whose recorded voices speak at other speeds, with
-# its variants and the set before again: round 1 on seed SEED + 5 (after
-# the wide stage's set), round 2 on seed SEED + 7 (after round 1's).
+# The fine-tune stage: the wide network, at a lower rate, in up to three
+# rounds, each on a fresh set whose recorded voices speak at other speeds,
+# with its variants and the set before again: round 1 on seed SEED + 5
+# (after the wide stage's set), round 2 on seed SEED + 7 (after round 1's),
+# round 3 on seed SEED + 8 (after round 2's).
 tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED
   fresh_set "$1" "$2" "$FINETUNE_SPEED"
   step "train, fine-tune stage, $2 (at most $4 epochs)"
@@ -377,16 +395,53 @@ tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED
       --lr "$5" --seed "$6" --epochs "$4" --epoch-checkpoints \
       --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
   MODEL48="$FINAL/model-$2.pt"
+  ROUNDS48="$ROUNDS48 $2"
 }
+ROUNDS48=
+[ "$WIDE_EPOCHS" -eq 0 ] || ROUNDS48=wide
 if [ "$WIDE_EPOCHS" -gt 0 ] && [ "$FINETUNE_EPOCHS" -gt 0 ]; then
   tune_round $((SEED + 5)) tune wide "$FINETUNE_EPOCHS" "$FINETUNE_LR" \
       $((SEED + 7))
   if [ "$FINETUNE_EPOCHS2" -gt 0 ]; then
     tune_round $((SEED + 7)) tune2 tune "$FINETUNE_EPOCHS2" \
         "$FINETUNE_LR2" $((SEED + 8))
+    if [ "$FINETUNE_EPOCHS3" -gt 0 ]; then
+      tune_round $((SEED + 8)) tune3 tune2 "$FINETUNE_EPOCHS3" \
+          "$FINETUNE_LR3" $((SEED + 9))
+    fi
   fi
 fi
 cp "$MODEL48" "$DATA/model.pt"
+
+# The selection mixtures: recorded voices no round has heard, over the
+# training noise kinds (the held-out kinds stay for the test).
+SELECT="$DATA/select"
+if [ "$SELECTION" = yes ] && [ -n "$ROUNDS48" ]; then
+  step "synthesise the selection mixtures into $SELECT"
+  rm -rf "$SELECT"
+  $PY "$HERE/synth.py" "$SELECT" --selection --seed "$SEED" \
+      --test-seconds "$TEST_SECONDS" --jobs "$JOBS" --real "$REAL"
+fi
+# Every round's network as an int8x8 file, scored on the selection
+# mixtures; the table goes to OUT.
+selection_table () {  # DIR RATE OUT ROUNDS...
+  dir=$1 rate=$2 out=$3
+  shift 3
+  step "score the rounds ($*) on the selection mixtures at $rate Hz"
+  models=
+  for round in "$@"; do
+    $PY "$HERE/export.py" "$dir/model-$round.pt" \
+        "$dir/select-$round-f32.rnnm" --int8x8 "$dir/select-$round.rnnm"
+    models="$models $round=$dir/select-$round.rnnm"
+  done
+  # shellcheck disable=SC2086 # models is a list of arguments
+  $PY "$HERE/ablation.py" "$FORWARD" "$SELECT/select-real" $models \
+      --rate "$rate" --jobs "$JOBS" | tee "$out"
+}
+if [ "$SELECTION" = yes ] && [ -n "$ROUNDS48" ]; then
+  # shellcheck disable=SC2086 # ROUNDS48 is a list of names
+  selection_table "$FINAL" 48000 "$DATA/selection-48k.md" $ROUNDS48
+fi
 
 # The shipped files are the int8x8 variants (weights and inputs quantised,
 # integer sums: about twice as fast, docs/model.md); their float32 twins
@@ -463,7 +518,9 @@ if [ "$EPOCHS16" -gt 0 ]; then
         --epochs "$4" --epoch-checkpoints --minutes "$TRAIN_BUDGET" \
         --val-manifest "$AUDIO/val/manifest.tsv"
     MODEL16="$D16/model-$3.pt"
+    ROUNDS16="$ROUNDS16 $3"
   }
+  ROUNDS16=
   if [ "$FINETUNE16" = yes ] && [ "$WIDE_EPOCHS" -gt 0 ] &&
       [ "$FINETUNE_EPOCHS" -gt 0 ]; then
     features16 "$DATA/audio-seed$((SEED + 4))/train/list.txt" \
@@ -473,7 +530,15 @@ if [ "$EPOCHS16" -gt 0 ]; then
     if [ "$FINETUNE_EPOCHS2" -gt 0 ]; then
       tune16_round $((SEED + 7)) $((SEED + 5)) tune2 "$FINETUNE_EPOCHS2" \
           "$FINETUNE_LR2" $((SEED + 8)) no
+      if [ "$FINETUNE16_EPOCHS3" -gt 0 ]; then
+        tune16_round $((SEED + 8)) $((SEED + 7)) tune3 \
+            "$FINETUNE16_EPOCHS3" "$FINETUNE_LR3" $((SEED + 9)) no
+      fi
     fi
+  fi
+  if [ "$SELECTION" = yes ] && [ -n "$ROUNDS16" ] && [ -n "$ROUNDS48" ]; then
+    # shellcheck disable=SC2086 # ROUNDS16 is a list of names
+    selection_table "$D16" 16000 "$DATA/selection-16k.md" $ROUNDS16
   fi
 
   step "export and check the 16 kHz model"
