@@ -42,9 +42,9 @@
 # --real-speed: pitch and formants move, more voices from the same
 # recordings), with its variants and the wide stage's set again; then, in a
 # second round (FINETUNE_EPOCHS2 > 0), from one more such set (seed
-# SEED + 7) with its variants and the first round's set again, and in a
-# third (FINETUNE_EPOCHS3 > 0) from one more (seed SEED + 8) with the
-# second round's set again.
+# SEED + 7) with its variants and the first round's set again, and so on
+# up to a fourth round (seeds SEED + 8, SEED + 9; FINETUNE_EPOCHS3,
+# FINETUNE_EPOCHS4).
 #
 # Which round is kept was chosen on the selection mixtures (synth.py
 # --selection: recorded voices that neither training, validation nor the
@@ -85,10 +85,11 @@
 # 0.0004, 8; 0 epochs skips it), FINETUNE_EPOCHS, FINETUNE_LR,
 # FINETUNE_SPEED (the fine-tune stage after it: 1, 0.0002, 0.9,1.1; 0
 # epochs skips it), FINETUNE_EPOCHS2, FINETUNE_LR2 (its second round: 1,
-# 0.00015; 0 epochs skips it), FINETUNE_EPOCHS3, FINETUNE_LR3 (its third
-# round: 1, 0.0001; 0 epochs skips it), FINETUNE16 (yes: the 16 kHz model
-# takes the fine-tune rounds too; no), FINETUNE16_EPOCHS3 (its third round:
-# as FINETUNE_EPOCHS3), SELECTION (yes: score every round on
+# 0.00015; 0 epochs ends the stage before it), FINETUNE_EPOCHS3,
+# FINETUNE_LR3 (its third round: 1, 0.0001), FINETUNE_EPOCHS4, FINETUNE_LR4
+# (its fourth round: 0, 0.00007), FINETUNE16 (yes: the 16 kHz model takes
+# the fine-tune rounds too; no), FINETUNE16_ROUNDS (how many of them: 4),
+# SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
 # espeak-ng, flite, festival, festvox-kallpc16k, festvox-kdlpc16k and
@@ -103,7 +104,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,96p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,97p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -129,6 +130,7 @@ WIDE_SPEECH_WEIGHT=${WIDE_SPEECH_WEIGHT:-8}
 FINETUNE_LR=${FINETUNE_LR:-0.0002}
 FINETUNE_LR2=${FINETUNE_LR2:-0.00015}
 FINETUNE_LR3=${FINETUNE_LR3:-0.0001}
+FINETUNE_LR4=${FINETUNE_LR4:-0.00007}
 SELECTION=${SELECTION:-yes}
 FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
 LR16=${LR16:-0.001}
@@ -147,6 +149,7 @@ if [ "$SMOKE" = yes ]; then
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
+  FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -163,10 +166,11 @@ else
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
+  FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-0}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
-FINETUNE16_EPOCHS3=${FINETUNE16_EPOCHS3:-$FINETUNE_EPOCHS3}
+FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-4}
 # Debian's interpreter, which has python3-torch (not whatever is first on
 # PATH).
 PY=/usr/bin/python3
@@ -380,11 +384,31 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
   MODEL48="$FINAL/model-wide.pt"
 fi
 
-# The fine-tune stage: the wide network, at a lower rate, in up to three
+# The fine-tune stage: the wide network, at a lower rate, in up to four
 # rounds, each on a fresh set whose recorded voices speak at other speeds,
 # with its variants and the set before again: round 1 on seed SEED + 5
-# (after the wide stage's set), round 2 on seed SEED + 7 (after round 1's),
-# round 3 on seed SEED + 8 (after round 2's).
+# (after the wide stage's set), round K after it on seed SEED + 5 + K.
+# Round 1 reads FINETUNE_EPOCHS and FINETUNE_LR, round K FINETUNE_EPOCHSK
+# and FINETUNE_LRK; a round with 0 epochs ends the stage there.
+round_set_seed () {  # K: the seed of round K's fresh set
+  if [ "$1" -eq 1 ]; then echo $((SEED + 5)); else echo $((SEED + 5 + $1)); fi
+}
+round_train_seed () {  # K: the seed round K's training shuffles with
+  if [ "$1" -eq 1 ]; then echo $((SEED + 7)); else echo $((SEED + 6 + $1)); fi
+}
+round_name () {  # K: tune, tune2, tune3, ...
+  if [ "$1" -eq 1 ]; then echo tune; else echo "tune$1"; fi
+}
+round_setting () {  # K NAME: NAME for round 1, NAME<K> after it
+  if [ "$1" -eq 1 ]; then eval "echo \"\$$2\""; else stage_setting "$1" "$2"; fi
+}
+LAST_ROUND=0
+if [ "$WIDE_EPOCHS" -gt 0 ]; then
+  for k in 1 2 3 4; do
+    [ "$(round_setting $k FINETUNE_EPOCHS)" -gt 0 ] || break
+    LAST_ROUND=$k
+  done
+fi
 tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED
   fresh_set "$1" "$2" "$FINETUNE_SPEED"
   step "train, fine-tune stage, $2 (at most $4 epochs)"
@@ -399,18 +423,15 @@ tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED
 }
 ROUNDS48=
 [ "$WIDE_EPOCHS" -eq 0 ] || ROUNDS48=wide
-if [ "$WIDE_EPOCHS" -gt 0 ] && [ "$FINETUNE_EPOCHS" -gt 0 ]; then
-  tune_round $((SEED + 5)) tune wide "$FINETUNE_EPOCHS" "$FINETUNE_LR" \
-      $((SEED + 7))
-  if [ "$FINETUNE_EPOCHS2" -gt 0 ]; then
-    tune_round $((SEED + 7)) tune2 tune "$FINETUNE_EPOCHS2" \
-        "$FINETUNE_LR2" $((SEED + 8))
-    if [ "$FINETUNE_EPOCHS3" -gt 0 ]; then
-      tune_round $((SEED + 8)) tune3 tune2 "$FINETUNE_EPOCHS3" \
-          "$FINETUNE_LR3" $((SEED + 9))
-    fi
-  fi
-fi
+k=1
+previous=wide
+while [ "$k" -le "$LAST_ROUND" ]; do
+  tune_round "$(round_set_seed $k)" "$(round_name $k)" "$previous" \
+      "$(round_setting $k FINETUNE_EPOCHS)" "$(round_setting $k FINETUNE_LR)" \
+      "$(round_train_seed $k)"
+  previous=$(round_name $k)
+  k=$((k + 1))
+done
 cp "$MODEL48" "$DATA/model.pt"
 
 # The selection mixtures: recorded voices no round has heard, over the
@@ -521,21 +542,28 @@ if [ "$EPOCHS16" -gt 0 ]; then
     ROUNDS16="$ROUNDS16 $3"
   }
   ROUNDS16=
-  if [ "$FINETUNE16" = yes ] && [ "$WIDE_EPOCHS" -gt 0 ] &&
-      [ "$FINETUNE_EPOCHS" -gt 0 ]; then
+  LAST_ROUND16=0
+  if [ "$FINETUNE16" = yes ]; then
+    LAST_ROUND16=$LAST_ROUND
+    [ "$FINETUNE16_ROUNDS" -ge "$LAST_ROUND16" ] ||
+        LAST_ROUND16=$FINETUNE16_ROUNDS
+  fi
+  if [ "$LAST_ROUND16" -gt 0 ]; then
     features16 "$DATA/audio-seed$((SEED + 4))/train/list.txt" \
         "$D16/train-seed$((SEED + 4)).rndf"
-    tune16_round $((SEED + 5)) $((SEED + 4)) tune "$FINETUNE_EPOCHS" \
-        "$FINETUNE_LR" $((SEED + 7)) yes
-    if [ "$FINETUNE_EPOCHS2" -gt 0 ]; then
-      tune16_round $((SEED + 7)) $((SEED + 5)) tune2 "$FINETUNE_EPOCHS2" \
-          "$FINETUNE_LR2" $((SEED + 8)) no
-      if [ "$FINETUNE16_EPOCHS3" -gt 0 ]; then
-        tune16_round $((SEED + 8)) $((SEED + 7)) tune3 \
-            "$FINETUNE16_EPOCHS3" "$FINETUNE_LR3" $((SEED + 9)) no
-      fi
-    fi
   fi
+  k=1
+  previous_seed=$((SEED + 4))
+  while [ "$k" -le "$LAST_ROUND16" ]; do
+    from_file=no
+    [ "$k" -ne 1 ] || from_file=yes
+    tune16_round "$(round_set_seed $k)" "$previous_seed" "$(round_name $k)" \
+        "$(round_setting $k FINETUNE_EPOCHS)" \
+        "$(round_setting $k FINETUNE_LR)" "$(round_train_seed $k)" \
+        "$from_file"
+    previous_seed=$(round_set_seed $k)
+    k=$((k + 1))
+  done
   if [ "$SELECTION" = yes ] && [ -n "$ROUNDS16" ] && [ -n "$ROUNDS48" ]; then
     # shellcheck disable=SC2086 # ROUNDS16 is a list of names
     selection_table "$D16" 16000 "$DATA/selection-16k.md" $ROUNDS16
