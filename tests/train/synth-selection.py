@@ -21,25 +21,12 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TRAIN = os.path.join(HERE, "..", "..", "dsp", "train")
-sys.path.insert(0, TRAIN)
-try:
-    import numpy as np
-    import sources
-    import synth
-except ImportError as e:
-    print("skipped: %s" % e)
-    sys.exit(77)
+from checks import TRAIN, Checks, need
+
+np, sources, synth = need("numpy", "sources", "synth")
 
 RATE = synth.RATE
-FAILURES = []
-
-
-def check(cond, what):
-    print("%s: %s" % ("ok" if cond else "FAILED", what))
-    if not cond:
-        FAILURES.append(what)
+check = Checks()
 
 
 def row(source, lang, name):
@@ -164,10 +151,7 @@ def main():
     check_selection_set(pool)
     check_refused()
     check_sources()
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
-        return 1
-    return 0
+    return check.status()
 
 
 if __name__ == "__main__":

@@ -16,24 +16,12 @@ import os
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TRAIN = os.path.join(HERE, "..", "..", "dsp", "train")
-sys.path.insert(0, TRAIN)
-try:
-    import numpy as np
-    import synth
-except ImportError as e:
-    print("skipped: %s" % e)
-    sys.exit(77)
+from checks import TRAIN, Checks, need
+
+np, synth = need("numpy", "synth")
 
 RATE = synth.RATE
-FAILURES = []
-
-
-def check(cond, what):
-    print("%s: %s" % ("ok" if cond else "FAILED", what))
-    if not cond:
-        FAILURES.append(what)
+check = Checks()
 
 
 def tone(freq, seconds=1.0):
@@ -94,10 +82,7 @@ def main():
     check_change_speed()
     check_speech_track()
     check_refused()
-    if FAILURES:
-        print("%d check(s) failed" % len(FAILURES))
-        return 1
-    return 0
+    return check.status()
 
 
 if __name__ == "__main__":
