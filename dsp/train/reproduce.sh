@@ -166,6 +166,8 @@ else
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
+  # The fourth round scored level with the third on the selection
+  # mixtures and is not in the shipped models.
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-0}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
