@@ -436,15 +436,6 @@ while [ "$k" -le "$LAST_ROUND" ]; do
 done
 cp "$MODEL48" "$DATA/model.pt"
 
-# The selection mixtures: recorded voices no round has heard, over the
-# training noise kinds (the held-out kinds stay for the test).
-SELECT="$DATA/select"
-if [ "$SELECTION" = yes ] && [ -n "$ROUNDS48" ]; then
-  step "synthesise the selection mixtures into $SELECT"
-  rm -rf "$SELECT"
-  $PY "$HERE/synth.py" "$SELECT" --selection --seed "$SEED" \
-      --test-seconds "$TEST_SECONDS" --jobs "$JOBS" --real "$REAL"
-fi
 # Every round's network as an int8x8 file, scored on the selection
 # mixtures; the table goes to OUT.
 selection_table () {  # DIR RATE OUT ROUNDS...
@@ -461,7 +452,16 @@ selection_table () {  # DIR RATE OUT ROUNDS...
   $PY "$HERE/ablation.py" "$FORWARD" "$SELECT/select-real" $models \
       --rate "$rate" --jobs "$JOBS" | tee "$out"
 }
+# The selection mixtures: recorded voices no round has heard, over the
+# training noise kinds (the held-out kinds stay for the test). Made once
+# there are rounds (the wide stage's, then the fine-tune ones), so the
+# 16 kHz rounds below find them too.
+SELECT="$DATA/select"
 if [ "$SELECTION" = yes ] && [ -n "$ROUNDS48" ]; then
+  step "synthesise the selection mixtures into $SELECT"
+  rm -rf "$SELECT"
+  $PY "$HERE/synth.py" "$SELECT" --selection --seed "$SEED" \
+      --test-seconds "$TEST_SECONDS" --jobs "$JOBS" --real "$REAL"
   # shellcheck disable=SC2086 # ROUNDS48 is a list of names
   selection_table "$FINAL" 48000 "$DATA/selection-48k.md" $ROUNDS48
 fi
@@ -566,7 +566,8 @@ if [ "$EPOCHS16" -gt 0 ]; then
     previous_seed=$(round_set_seed $k)
     k=$((k + 1))
   done
-  if [ "$SELECTION" = yes ] && [ -n "$ROUNDS16" ] && [ -n "$ROUNDS48" ]; then
+  # 16 kHz rounds run only after 48 kHz ones, so the mixtures are there.
+  if [ "$SELECTION" = yes ] && [ -n "$ROUNDS16" ]; then
     # shellcheck disable=SC2086 # ROUNDS16 is a list of names
     selection_table "$D16" 16000 "$DATA/selection-16k.md" $ROUNDS16
   fi
