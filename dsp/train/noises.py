@@ -208,6 +208,9 @@ GENERATORS = {"white": white, "pink": pink, "brown": brown, "hum": hum,
 RECORDED_KINDS = {
     "ambience": ["widelands-effects", "tuxpaint-effects", "sonicpi"],
     "music": ["widelands-music"],
+    # Engines, traffic, trains, industry, crowds, rain and wind (split.txt
+    # adds it to training only from the fourth fine-tune round on).
+    "city": ["flightgear", "lincity"],
     "slides": ["etr-slides"],
     "typing": ["keys"],
 }

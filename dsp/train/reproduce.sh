@@ -44,7 +44,9 @@
 # second round (FINETUNE_EPOCHS2 > 0), from one more such set (seed
 # SEED + 7) with its variants and the first round's set again, and so on
 # up to a fourth round (seeds SEED + 8, SEED + 9; FINETUNE_EPOCHS3,
-# FINETUNE_EPOCHS4).
+# FINETUNE_EPOCHS4). From round ADDED_NOISES_ROUND on, the fresh sets hold
+# split.txt's added noise kinds too (synth.py --added-noises: recordings
+# found after the earlier sets were made, which stay as they were).
 #
 # Which round is kept was chosen on the selection mixtures (synth.py
 # --selection: recorded voices that neither training, validation nor the
@@ -87,7 +89,8 @@
 # epochs skips it), FINETUNE_EPOCHS2, FINETUNE_LR2 (its second round: 1,
 # 0.00015; 0 epochs ends the stage before it), FINETUNE_EPOCHS3,
 # FINETUNE_LR3 (its third round: 1, 0.0001), FINETUNE_EPOCHS4, FINETUNE_LR4
-# (its fourth round: 0, 0.00007), FINETUNE16 (yes: the 16 kHz model takes
+# (its fourth round: 0, 0.00007), ADDED_NOISES_ROUND (the first round
+# whose set has the added noise kinds: 4), FINETUNE16 (yes: the 16 kHz model takes
 # the fine-tune rounds too; no), FINETUNE16_ROUNDS (how many of them: 4),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
@@ -104,7 +107,7 @@ SMOKE=no
 for arg in "$@"; do
   case "$arg" in
     --smoke) SMOKE=yes ;;
-    -h|--help) sed -n '2,97p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,100p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -133,6 +136,7 @@ FINETUNE_LR3=${FINETUNE_LR3:-0.0001}
 FINETUNE_LR4=${FINETUNE_LR4:-0.00007}
 SELECTION=${SELECTION:-yes}
 FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
+ADDED_NOISES_ROUND=${ADDED_NOISES_ROUND:-4}
 LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
@@ -228,12 +232,17 @@ for k in 2 3 4; do
   LAST_STAGE=$k
 done
 
-extra_set () {  # SEED DIR [SPEED]: recorded voices at speeds in SPEED
+extra_set () {  # SEED DIR [SPEED [ADDED]]: recorded voices at speeds in
+  # SPEED; ADDED=yes: split.txt's added noise kinds too
   stamp="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$1 /")"
   speed=
   if [ $# -ge 3 ]; then
     stamp="$stamp speed=$3"
     speed="--real-speed $3"
+  fi
+  if [ "${4:-no}" = yes ]; then
+    stamp="$stamp added-noises"
+    speed="$speed --added-noises"
   fi
   step "synthesise the training set of seed $1 into $2"
   if [ -f "$2/stamp" ] && [ "$(cat "$2/stamp")" = "$stamp" ]; then
@@ -241,7 +250,7 @@ extra_set () {  # SEED DIR [SPEED]: recorded voices at speeds in SPEED
   else
     rm -rf "$2"
     mkdir -p "$2"
-    # shellcheck disable=SC2086 # speed is empty or an option and its value
+    # shellcheck disable=SC2086 # speed: empty, or options and their values
     $PY "$HERE/synth.py" "$2" --seed "$1" \
         --train-minutes "$TRAIN_MINUTES" --val-minutes 1 --test-seconds 2 \
         --jobs "$JOBS" --real "$REAL" $speed
@@ -355,8 +364,8 @@ MODEL48="$FINAL/model-stage$LAST_STAGE.pt"
 # (recorded voices at speeds in SPEED if given), with its higher-SNR
 # variants, as features of the last stage's layout in
 # $FINAL/train-NAME.rndf and train-NAME-snr.rndf.
-fresh_set () {  # SEED NAME [SPEED]
-  extra_set "$1" "$DATA/audio-seed$1" ${3:+"$3"}
+fresh_set () {  # SEED NAME [SPEED [ADDED]]
+  extra_set "$1" "$DATA/audio-seed$1" ${3:+"$3"} ${4:+"$4"}
   list="$DATA/audio-seed$1/train/list.txt"
   $PY "$HERE/snr_variants.py" "$list" "${list%.txt}-snr.txt" --seed "$1"
   layout=$LAYOUT
@@ -401,6 +410,9 @@ round_train_seed () {  # K: the seed round K's training shuffles with
 round_name () {  # K: tune, tune2, tune3, ...
   if [ "$1" -eq 1 ]; then echo tune; else echo "tune$1"; fi
 }
+round_added_noises () {  # K: yes if round K's set has the added kinds
+  if [ "$1" -ge "$ADDED_NOISES_ROUND" ]; then echo yes; else echo no; fi
+}
 round_setting () {  # K NAME: NAME for round 1, NAME<K> after it
   if [ "$1" -eq 1 ]; then eval "echo \"\$$2\""; else stage_setting "$1" "$2"; fi
 }
@@ -411,8 +423,8 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
     LAST_ROUND=$k
   done
 fi
-tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED
-  fresh_set "$1" "$2" "$FINETUNE_SPEED"
+tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED ADDED
+  fresh_set "$1" "$2" "$FINETUNE_SPEED" "$7"
   step "train, fine-tune stage, $2 (at most $4 epochs)"
   $PY "$HERE/train.py" "$FINAL/train-$2.rndf" "$FINAL/val.rndf" \
       "$FINAL/model-$2.pt" --also "$FINAL/train-$2-snr.rndf" \
@@ -430,7 +442,7 @@ previous=wide
 while [ "$k" -le "$LAST_ROUND" ]; do
   tune_round "$(round_set_seed $k)" "$(round_name $k)" "$previous" \
       "$(round_setting $k FINETUNE_EPOCHS)" "$(round_setting $k FINETUNE_LR)" \
-      "$(round_train_seed $k)"
+      "$(round_train_seed $k)" "$(round_added_noises $k)"
   previous=$(round_name $k)
   k=$((k + 1))
 done

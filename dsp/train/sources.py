@@ -119,6 +119,21 @@ SOURCES = {
                   "usr/share/sonic-pi/samples/misc_*.flac",
                   "usr/share/sonic-pi/samples/loop_*.flac"],
         "exclude": "ambi_choir", "lang": None, "licence": "CC0-1.0"},
+    # Engines (piston, turbine, propeller), rain, wind, thunder, tyres,
+    # water and cockpit mechanics of a flight simulator (not its spoken
+    # callouts, which live in folders of their own, nor the checklist
+    # voice).
+    "flightgear": {
+        "package": "flightgear-data-base", "kind": "noise",
+        "globs": ["usr/share/games/flightgear/Sounds/*.wav",
+                  "usr/share/games/flightgear/Aircraft/c172p/Sounds/*.wav"],
+        "exclude": "checklist", "lang": None, "licence": "GPL-2+"},
+    # A city's sounds: traffic, trains, industry, markets, a sports crowd,
+    # a school yard, water, wind mills, substations.
+    "lincity": {
+        "package": "lincity-ng-data", "kind": "noise",
+        "globs": ["usr/share/games/lincity-ng/sounds/*.wav"],
+        "lang": None, "licence": "GPL-2+"},
     # Held out: a skier's slides on snow, ice, mud, leaves and rock.
     "etr-slides": {
         "package": "extremetuxracer-data", "kind": "noise",

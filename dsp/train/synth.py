@@ -4,7 +4,7 @@
 
     synth.py OUT [--seed N] [--train-minutes M] [--val-minutes M]
                  [--test-seconds S] [--jobs J] [--real DIR]
-                 [--real-speed LOW,HIGH]
+                 [--real-speed LOW,HIGH] [--added-noises]
     synth.py OUT --selection --real DIR [--seed N] [--repeats R] [--jobs J]
 
 Writes, all deterministic from the seed:
@@ -27,7 +27,8 @@ held-out voices and every noise kind. The selection mixtures judge
 training rounds against each other on voices that neither training nor the
 test hears, so that the test stays unseen by every choice. Each training mixture is a speech
 track (utterances with gaps, so some stretches hold noise only) over one or
-two noise kinds, sometimes with the noise faded out for a few seconds
+two noise kinds (with --added-noises, split.txt's late kinds among them),
+sometimes with the noise faded out for a few seconds
 (speech only), at an SNR of -5..20 dB, a random level, a random microphone
 colouring and sometimes reverberation.
 """
@@ -75,8 +76,11 @@ REAL_SPEED = [None]
 
 # ---- split ----------------------------------------------------------------
 
-def read_split(path=SPLIT_FILE):
-    """The held-out voices, noise kinds and test SNRs of split.txt."""
+def read_split(path=SPLIT_FILE, added_noises=False):
+    """The held-out voices, noise kinds and test SNRs of split.txt. The
+    kinds split.txt adds late (added-noises) take part only if
+    `added_noises`: the sets made before them, the test and the selection
+    mixtures stay as they were."""
     split = {}
     with open(path) as f:
         for line in f:
@@ -88,11 +92,13 @@ def read_split(path=SPLIT_FILE):
     for v in split["heldout-voices"]:
         if v not in voices:
             raise ValueError("split.txt: unknown voice %s" % v)
-    for k in split["heldout-noises"]:
+    added = split.get("added-noises", [])
+    for k in split["heldout-noises"] + added:
         if k not in kinds:
             raise ValueError("split.txt: unknown noise kind %s" % k)
     # Recorded kinds take part only when their recordings are loaded.
-    kinds = [k for k in kinds if k in noises.available_kinds()]
+    kinds = [k for k in kinds if k in noises.available_kinds()
+             and (added_noises or k not in added)]
     return {"test_voices": split["heldout-voices"],
             "train_voices": [v for v in voices
                              if v not in split["heldout-voices"]],
@@ -477,17 +483,23 @@ def main():
     ap.add_argument("--repeats", type=int, default=2,
                     help="selection mixtures per SNR and noise kind "
                     "(default 2)")
+    ap.add_argument("--added-noises", action="store_true",
+                    help="train and validate on split.txt's added-noises "
+                    "kinds too (the later fine-tune rounds' sets)")
     args = ap.parse_args()
     if args.real_speed:
         REAL_SPEED[0] = parse_speed_range(ap, args.real_speed)
     if args.selection and not args.real:
         ap.error("--selection needs --real DIR")
+    if args.selection and args.added_noises:
+        ap.error("--added-noises: the selection mixtures keep the noise "
+                 "kinds every round was trained on")
     if args.repeats < 1:
         ap.error("--repeats %d: want at least 1" % args.repeats)
 
     groups = sources.read_catalogue(args.real) if args.real else {}
     noises.set_recorded(groups)
-    split = read_split()
+    split = read_split(added_noises=args.added_noises)
     start = time.time()
     print("synth: seed %d, %d training voices, held out: %s; noises %s, "
           "held out: %s" % (args.seed, len(split["train_voices"]),
