@@ -11,7 +11,7 @@ through the C inference (rnndenoise-forward run): the widened networks'
 gains and VAD must match the original's to 1e-5, frame by frame, although
 the new units are active (their weights are random, only their way out is
 zero). A narrower size and a model file in another layout are refused.
-Needs PyTorch (python3-torch); without it the test is skipped.
+Skipped (77) without PyTorch (python3-torch).
 """
 
 import math
@@ -22,10 +22,13 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TRAIN = os.path.join(HERE, "..", "..", "dsp", "train")
-SKIP = 77  # meson's exit status for a skipped test
+from checks import TRAIN, Checks, need
+
+torch, export, featfile, net_module = need("torch", "export", "featfile",
+                                           "net")
+
 RATE = 48000
+check = Checks()
 
 
 def write_signal(path, seconds, voiced):
@@ -57,17 +60,6 @@ def run_widen(folder, source, features, sizes, out):
 
 def main():
     features_tool, forward_tool = sys.argv[1], sys.argv[2]
-    try:
-        import torch  # noqa: F401 (only whether it is there)
-    except ImportError:
-        print("widen: PyTorch (python3-torch) is not installed, skipped")
-        return SKIP
-    sys.path.insert(0, TRAIN)
-    import export
-    import featfile
-    from net import DenoiseNet
-
-    failures = []
     with tempfile.TemporaryDirectory() as folder:
         def at(name):
             return os.path.join(folder, name)
@@ -83,7 +75,7 @@ def main():
         feats = featfile.FeatureFile(at("l3.rndf"))
         cfg = feats.frame_config()
         torch.manual_seed(3)
-        net = DenoiseNet(cfg["n_features"], cfg["n_bands"], 24, 32, 40)
+        net = net_module.DenoiseNet(cfg["n_features"], cfg["n_bands"], 24, 32, 40)
         net.set_normalisation(feats.features.mean(0) + 0.1,
                               feats.features.std(0) * 1.5)
         torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
@@ -96,38 +88,33 @@ def main():
         for source in ("narrow.pt", "narrow.rnnm"):
             proc = run_widen(folder, at(source), at("l3.rndf"), "32,48,56",
                              "wide.pt")
+            check(proc.returncode == 0, "widened from %s%s"
+                  % (source, ": " + proc.stderr.strip()[-70:]
+                     if proc.returncode else ""))
             if proc.returncode != 0:
-                failures.append("%s: %s" % (source, proc.stderr.strip()))
                 continue
             export.export(at("wide.pt"), at("wide.rnnm"), "f32")
             wide = forward(forward_tool, at("wide.rnnm"), at("l3.rndf"),
                            at("wide.out"))
             diff = max(abs(a - b) for a, b in zip(reference, wide))
-            if len(wide) != len(reference) or diff > 1e-5:
-                failures.append("widened from %s: %d values, differs by "
-                                "%.3g (expected %d, <= 1e-5)"
-                                % (source, len(wide), diff, len(reference)))
-            with open(at("wide.rnnm"), "rb") as f:
-                data = f.read()
-            if len(data) <= os.path.getsize(at("narrow.rnnm")):
-                failures.append("widened from %s: the file is not larger"
-                                % source)
+            check(len(wide) == len(reference) and diff <= 1e-5,
+                  "widened from %s: %d values (%d), within %.3g of the "
+                  "narrow network's (1e-5)"
+                  % (source, len(wide), len(reference), diff))
+            check(os.path.getsize(at("wide.rnnm")) >
+                  os.path.getsize(at("narrow.rnnm")),
+                  "widened from %s: the file is larger" % source)
 
         for source, sizes, features, what in (
                 ("narrow.pt", "16,48,56", "l3.rndf", "narrower"),
                 ("narrow.rnnm", "32,48,56", "l2.rndf", "frame layout")):
             proc = run_widen(folder, at(source), at(features), sizes,
                              "bad.pt")
-            if proc.returncode == 0 or what not in proc.stderr:
-                failures.append("%s --sizes %s on %s: exit %d, %r (expected "
-                                "a refusal naming the %s)"
-                                % (source, sizes, features, proc.returncode,
-                                   proc.stderr.strip(), what))
-    for f in failures:
-        print("FAIL:", f)
-    if not failures:
-        print("widen: all checks passed")
-    return 1 if failures else 0
+            check(proc.returncode != 0 and what in proc.stderr,
+                  "%s --sizes %s on %s refused, naming the %s (exit %d): %s"
+                  % (source, sizes, features, what, proc.returncode,
+                     proc.stderr.strip()[-70:]))
+    return check.status()
 
 
 if __name__ == "__main__":
