@@ -211,6 +211,9 @@ RECORDED_KINDS = {
     # Engines, traffic, trains, industry, crowds, rain and wind (split.txt
     # adds it to training only from the fourth fine-tune round on).
     "city": ["flightgear", "lincity"],
+    # Game sound effects and ambiences: only the selection mixtures use
+    # them (split.txt's selection-noises), noise no round has heard.
+    "effects": ["colobot-effects", "wesnoth-effects"],
     "slides": ["etr-slides"],
     "typing": ["keys"],
 }

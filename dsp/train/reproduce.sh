@@ -463,9 +463,18 @@ selection_table () {  # DIR RATE OUT ROUNDS...
   # shellcheck disable=SC2086 # models is a list of arguments
   $PY "$HERE/ablation.py" "$FORWARD" "$SELECT/select-real" $models \
       --rate "$rate" --jobs "$JOBS" | tee "$out"
+  # The same voices over noise no round has heard (split.txt's
+  # selection-noises).
+  if [ -d "$SELECT/select-noise" ]; then
+    printf '\nOver noise no round has heard (select-noise):\n\n' | tee -a "$out"
+    # shellcheck disable=SC2086 # models is a list of arguments
+    $PY "$HERE/ablation.py" "$FORWARD" "$SELECT/select-noise" $models \
+        --rate "$rate" --jobs "$JOBS" | tee -a "$out"
+  fi
 }
 # The selection mixtures: recorded voices no round has heard, over the
-# training noise kinds (the held-out kinds stay for the test). Made once
+# training noise kinds (the held-out kinds stay for the test), and over
+# split.txt's selection noise kinds, which no round trains on. Made once
 # there are rounds (the wide stage's, then the fine-tune ones), so the
 # 16 kHz rounds below find them too.
 SELECT="$DATA/select"

@@ -134,6 +134,20 @@ SOURCES = {
         "package": "lincity-ng-data", "kind": "noise",
         "globs": ["usr/share/games/lincity-ng/sounds/*.wav"],
         "lang": None, "licence": "GPL-2+"},
+    # For the selection mixtures only (split.txt's selection-noises; never
+    # in training or the test, so their licences do not reach the model):
+    # a strategy game's robots, motors, machines and impacts, and another
+    # one's combat sounds, horn signals and ambiences (birds, a camp fire,
+    # night, a ship).
+    "colobot-effects": {
+        "package": "colobot-common-sounds", "kind": "noise",
+        "globs": ["usr/share/games/colobot/sounds/*.wav"],
+        "lang": None, "licence": "GPL-3+"},
+    "wesnoth-effects": {
+        "package": "wesnoth-1.16-data", "kind": "noise",
+        "globs": ["usr/share/games/wesnoth/1.16/data/core/sounds/**/*.ogg",
+                  "usr/share/games/wesnoth/1.16/data/core/sounds/**/*.wav"],
+        "lang": None, "licence": "GPL-2+"},
     # Held out: a skier's slides on snow, ice, mud, leaves and rock.
     "etr-slides": {
         "package": "extremetuxracer-data", "kind": "noise",

@@ -62,7 +62,10 @@ MIXTURE_SECONDS = 30.0
 # Stream tags that keep the random streams of the sets apart.
 TAG_POOL, TAG_MIX = 1, 2
 SETS = {"train": 1, "val": 2, "test": 3, "train-real": 4, "val-real": 5,
-        "test-real": 6, "select-real": 7}
+        "test-real": 6, "select-real": 7, "select-noise": 8}
+# Selection mixtures per SNR and kind over the selection noise kinds, for
+# each one per training kind (few kinds: more mixtures of each).
+SELECT_NOISE_REPEATS = 4
 # Share of training and validation mixtures spoken by recorded voices
 # (split.txt's real-speech-share; set in main before the workers fork).
 REAL_SHARE = [0.0]
@@ -93,11 +96,14 @@ def read_split(path=SPLIT_FILE, added_noises=False):
         if v not in voices:
             raise ValueError("split.txt: unknown voice %s" % v)
     added = split.get("added-noises", [])
-    for k in split["heldout-noises"] + added:
+    select = split.get("selection-noises", [])
+    for k in split["heldout-noises"] + added + select:
         if k not in kinds:
             raise ValueError("split.txt: unknown noise kind %s" % k)
     # Recorded kinds take part only when their recordings are loaded.
-    kinds = [k for k in kinds if k in noises.available_kinds()
+    available = noises.available_kinds()
+    select = [k for k in select if k in available]
+    kinds = [k for k in kinds if k in available and k not in select
              and (added_noises or k not in added)]
     return {"test_voices": split["heldout-voices"],
             "train_voices": [v for v in voices
@@ -109,6 +115,7 @@ def read_split(path=SPLIT_FILE, added_noises=False):
             "snrs": [float(s) for s in split["test-snrs"]],
             "real_test": split.get("heldout-real-speech", []),
             "real_select": split.get("selection-real-speech", []),
+            "select_noises": select,
             "real_share": float(split.get("real-speech-share", ["0"])[0])}
 
 
@@ -434,8 +441,10 @@ def write_test_set(seed, outdir, split, seconds, jobs, pool="test",
 
 
 def write_selection_set(args, groups, split, start):
-    """OUT/select-real/ alone: split.txt's selection voices over the
-    training noise kinds (the held-out kinds stay for the test)."""
+    """OUT/select-real/: split.txt's selection voices over the training
+    noise kinds (the held-out kinds stay for the test); OUT/select-noise/:
+    the same voices over split.txt's selection-noises, kinds no round
+    trains on."""
     POOLS["select-real"] = build_real_pool(groups, split, "select",
                                            args.seed, SETS["select-real"],
                                            1e9)
@@ -447,6 +456,14 @@ def write_selection_set(args, groups, split, start):
     write_test_set(args.seed, os.path.join(args.out, "select-real"), split,
                    args.test_seconds, args.jobs, pool="select-real",
                    kinds=split["train_noises"], repeats=args.repeats)
+    # Noise no round has heard, in a folder of its own (the mixtures above
+    # stay as they were); more of them, there being few kinds.
+    if split["select_noises"]:
+        POOLS["select-noise"] = POOLS["select-real"]
+        write_test_set(args.seed, os.path.join(args.out, "select-noise"),
+                       split, args.test_seconds, args.jobs,
+                       pool="select-noise", kinds=split["select_noises"],
+                       repeats=SELECT_NOISE_REPEATS * args.repeats)
     print("synth: done in %.0f s" % (time.time() - start), flush=True)
     return 0
 

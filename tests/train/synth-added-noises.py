@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""synth.py --added-noises: noise kinds that join training late.
+"""synth.py: noise kinds that join training late, and noise kinds only
+the selection mixtures use.
 
     synth-added-noises.py
 
@@ -9,9 +10,12 @@ sources of sources.py under a licence the model can follow; without
 --added-noises the kinds of every set (training, test, selection) are
 exactly those before the kinds were added, in the same order, so the sets
 made before them come out the same; with it they join training, never the
-held-out kinds; a recorded kind of them makes unit-RMS noise of the length
-asked; synth.py refuses --added-noises with --selection. Skipped (77)
-without numpy and scipy.
+held-out kinds. split.txt's selection-noises are recorded kinds too, in no
+training, test or held-out list, with or without --added-noises, and the
+selection mixtures over them go to a folder of their own with their own
+random streams. A recorded kind makes unit-RMS noise of the length asked;
+synth.py refuses --added-noises with --selection. Skipped (77) without
+numpy and scipy.
 """
 
 import os
@@ -38,30 +42,50 @@ def fake_recordings():
     return groups
 
 
-def check_shipped_split():
+def split_kinds(key):
+    """The kinds a line of split.txt names."""
     with open(synth.SPLIT_FILE) as f:
         lines = [ln.split("#", 1)[0] for ln in f]
-    added = [k for ln in lines if ln.strip().startswith("added-noises:")
-             for k in ln.split(":", 1)[1].split()]
-    check(bool(added), "split.txt names added noise kinds (%s)" % added)
-    for kind in added:
+    return [k for ln in lines if ln.strip().startswith(key + ":")
+            for k in ln.split(":", 1)[1].split()]
+
+
+def check_recorded(kinds, licences):
+    for kind in kinds:
         names = noises.RECORDED_KINDS.get(kind, [])
         check(bool(names), "%s is a recorded kind of noises.py" % kind)
         for name in names:
             src = sources.SOURCES.get(name, {})
             check(src.get("kind") == "noise" and
-                  src.get("licence") in LICENCES,
+                  (licences is None or src.get("licence") in licences),
                   "%s: a noise source of sources.py, %s"
                   % (name, src.get("licence")))
-    return added
 
 
-def check_kinds(added):
+def check_shipped_split():
+    added, select = split_kinds("added-noises"), split_kinds(
+        "selection-noises")
+    check(bool(added), "split.txt names added noise kinds (%s)" % added)
+    check(bool(select), "split.txt names selection noise kinds (%s)"
+          % select)
+    check(not set(added) & set(select), "added and selection kinds apart")
+    # Only the trained kinds' licences reach the model.
+    check_recorded(added, LICENCES)
+    check_recorded(select, None)
+    return added, select
+
+
+def check_kinds(added, select):
     noises.set_recorded({})
     before = synth.read_split()
     noises.set_recorded(fake_recordings())
     plain = synth.read_split()
     late = synth.read_split(added_noises=True)
+    for split in (plain, late):
+        check(not set(select) & set(split["all_noises"]) and
+              split["select_noises"] == select,
+              "selection kinds in no other list (%s)"
+              % " ".join(split["select_noises"]))
     for key in ("train_noises", "test_noises", "all_noises"):
         check(plain[key] == [k for k in late[key] if k not in added],
               "%s without --added-noises: the others in the same order (%s)"
@@ -79,9 +103,9 @@ def check_kinds(added):
           % " ".join(before["train_noises"]))
 
 
-def check_made(added):
+def check_made(kinds):
     rng = np.random.default_rng(5)
-    for kind in added:
+    for kind in kinds:
         x = noises.make_noise(kind, rng, 3 * RATE)
         rms = float(np.sqrt(np.mean(x ** 2)))
         check(x.size == 3 * RATE and abs(rms - 1) < 1e-6,
@@ -98,10 +122,17 @@ def check_refused():
           % (run.returncode, run.stderr.strip()[-70:]))
 
 
+def check_selection_streams():
+    check(len(set(synth.SETS.values())) == len(synth.SETS) and
+          "select-noise" in synth.SETS,
+          "the selection noise mixtures draw from a stream of their own")
+
+
 def main():
-    added = check_shipped_split()
-    check_kinds(added)
-    check_made(added)
+    added, select = check_shipped_split()
+    check_kinds(added, select)
+    check_made(added + select)
+    check_selection_streams()
     check_refused()
     return check.status()
 
