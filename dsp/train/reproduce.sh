@@ -235,14 +235,14 @@ done
 extra_set () {  # SEED DIR [SPEED [ADDED]]: recorded voices at speeds in
   # SPEED; ADDED=yes: split.txt's added noise kinds too
   stamp="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$1 /")"
-  speed=
+  options=
   if [ $# -ge 3 ]; then
     stamp="$stamp speed=$3"
-    speed="--real-speed $3"
+    options="--real-speed $3"
   fi
   if [ "${4:-no}" = yes ]; then
     stamp="$stamp added-noises"
-    speed="$speed --added-noises"
+    options="$options --added-noises"
   fi
   step "synthesise the training set of seed $1 into $2"
   if [ -f "$2/stamp" ] && [ "$(cat "$2/stamp")" = "$stamp" ]; then
@@ -250,10 +250,10 @@ extra_set () {  # SEED DIR [SPEED [ADDED]]: recorded voices at speeds in
   else
     rm -rf "$2"
     mkdir -p "$2"
-    # shellcheck disable=SC2086 # speed: empty, or options and their values
+    # shellcheck disable=SC2086 # options: empty, or options and values
     $PY "$HERE/synth.py" "$2" --seed "$1" \
         --train-minutes "$TRAIN_MINUTES" --val-minutes 1 --test-seconds 2 \
-        --jobs "$JOBS" --real "$REAL" $speed
+        --jobs "$JOBS" --real "$REAL" $options
     echo "$stamp" > "$2/stamp"
   fi
 }

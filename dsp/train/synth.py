@@ -79,11 +79,8 @@ REAL_SPEED = [None]
 
 # ---- split ----------------------------------------------------------------
 
-def read_split(path=SPLIT_FILE, added_noises=False):
-    """The held-out voices, noise kinds and test SNRs of split.txt. The
-    kinds split.txt adds late (added-noises) take part only if
-    `added_noises`: the sets made before them, the test and the selection
-    mixtures stay as they were."""
+def parse_split(path=SPLIT_FILE):
+    """split.txt's lines as they are: key -> list of values."""
     split = {}
     with open(path) as f:
         for line in f:
@@ -91,6 +88,15 @@ def read_split(path=SPLIT_FILE, added_noises=False):
             if line:
                 key, values = line.split(":", 1)
                 split[key.strip()] = values.split()
+    return split
+
+
+def read_split(path=SPLIT_FILE, added_noises=False):
+    """The held-out voices, noise kinds and test SNRs of split.txt. The
+    kinds split.txt adds late (added-noises) take part only if
+    `added_noises`: the sets made before them, the test and the selection
+    mixtures stay as they were."""
+    split = parse_split(path)
     voices, kinds = tts.all_voices(), noises.all_kinds()
     for v in split["heldout-voices"]:
         if v not in voices:

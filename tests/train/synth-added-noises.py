@@ -42,14 +42,6 @@ def fake_recordings():
     return groups
 
 
-def split_kinds(key):
-    """The kinds a line of split.txt names."""
-    with open(synth.SPLIT_FILE) as f:
-        lines = [ln.split("#", 1)[0] for ln in f]
-    return [k for ln in lines if ln.strip().startswith(key + ":")
-            for k in ln.split(":", 1)[1].split()]
-
-
 def check_recorded(kinds, licences):
     for kind in kinds:
         names = noises.RECORDED_KINDS.get(kind, [])
@@ -63,8 +55,9 @@ def check_recorded(kinds, licences):
 
 
 def check_shipped_split():
-    added, select = split_kinds("added-noises"), split_kinds(
-        "selection-noises")
+    lines = synth.parse_split()
+    added = lines.get("added-noises", [])
+    select = lines.get("selection-noises", [])
     check(bool(added), "split.txt names added noise kinds (%s)" % added)
     check(bool(select), "split.txt names selection noise kinds (%s)"
           % select)
