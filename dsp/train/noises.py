@@ -7,8 +7,10 @@ RMS; babble also takes a function that returns speech. The effects
 and then applied to the speech and the noise alike.
 """
 
+from math import gcd
+
 import numpy as np
-from scipy.signal import fftconvolve, sosfilt, butter
+from scipy.signal import fftconvolve, sosfilt, butter, resample_poly
 
 RATE = 48000
 
@@ -244,29 +246,23 @@ def available_kinds():
     return list(GENERATORS) + [k for k in RECORDED_KINDS if k in RECORDED]
 
 
-def _recorded(kind, rng, n):
+def _recorded(kind, rng, n, augment=False):
     """n samples pieced together from random recordings of one kind, each
     at its own level, with 20 ms cross-fades; typing places single key
-    sounds in words instead."""
+    sounds in words instead. augment: each piece at another speed and
+    through a random equaliser, and a third of the time the kind as
+    sudden events (see _recorded_events)."""
     files = RECORDED[kind]
-    x = np.zeros(n)
     if kind == "typing":
-        t = int(rng.uniform(0, 0.5) * RATE)
-        while t < n:
-            for _ in range(int(rng.integers(3, 9))):
-                key = np.asarray(files[rng.integers(len(files))])[:n - t]
-                x[t:t + key.size] += key * rng.uniform(0.5, 1.0)
-                t += int(rng.uniform(0.08, 0.25) * RATE)
-                if t >= n:
-                    break
-            t += int(rng.uniform(0.3, 1.5) * RATE)
-        return _unit(x + 10 ** (-rng.uniform(35, 50) / 20) * pink(rng, n))
+        return _typing(rng, files, n)
+    if augment and rng.random() < 1.0 / 3:
+        return _recorded_events(rng, files, n)
+    x = np.zeros(n)
     fade = int(0.02 * RATE)
     pos = 0
     while pos < n:
-        rec = np.asarray(files[rng.integers(len(files))], dtype=np.float64)
-        start = int(rng.integers(max(rec.size - RATE, 1)))
-        seg = rec[start:start + (n - pos)] * 10 ** (rng.uniform(-6, 6) / 20)
+        seg = _piece(rng, files, n - pos, augment)
+        seg *= 10 ** (rng.uniform(-6, 6) / 20)
         if seg.size > 2 * fade:
             seg[:fade] *= np.linspace(0, 1, fade)
             seg[-fade:] *= np.linspace(1, 0, fade)
@@ -275,15 +271,86 @@ def _recorded(kind, rng, n):
     return _unit(x)
 
 
-def make_noise(kind, rng, n, speech=None):
-    """n samples of the given kind at unit RMS."""
+def _typing(rng, files, n):
+    """Single key sounds placed in words of 3-8 keys, with pauses."""
+    x = np.zeros(n)
+    t = int(rng.uniform(0, 0.5) * RATE)
+    while t < n:
+        for _ in range(int(rng.integers(3, 9))):
+            key = np.asarray(files[rng.integers(len(files))])[:n - t]
+            x[t:t + key.size] += key * rng.uniform(0.5, 1.0)
+            t += int(rng.uniform(0.08, 0.25) * RATE)
+            if t >= n:
+                break
+        t += int(rng.uniform(0.3, 1.5) * RATE)
+    return _unit(x + 10 ** (-rng.uniform(35, 50) / 20) * pink(rng, n))
+
+
+def _piece(rng, files, length, augment):
+    """At most `length` samples (float64) of a random recording from a
+    random place; augmented: played at a speed of 0.7-1.4 (pitch, tempo
+    and spectrum move together) through a random equaliser, so that a kind
+    teaches sounds like its recordings rather than their exact spectra."""
+    rec = files[rng.integers(len(files))]
+    if not augment:
+        start = int(rng.integers(max(rec.size - RATE, 1)))
+        return np.asarray(rec[start:start + length], dtype=np.float64)
+    step = int(round(np.exp(rng.uniform(np.log(0.7), np.log(1.4))) * 100))
+    g = gcd(100, step)
+    need = length * step // 100 + 64
+    start = int(rng.integers(max(rec.size - min(need, rec.size), 0) + 1))
+    seg = resample_poly(np.asarray(rec[start:start + need], np.float64),
+                        100 // g, step // g)[:length]
+    return _equalise(rng, seg)
+
+
+def _equalise(rng, x):
+    """x through one to three peaking filters of +-10 dB at 60 Hz-14 kHz,
+    and sometimes a high-pass or a low-pass."""
+    sections = [_peaking(np.exp(rng.uniform(np.log(60), np.log(14000))),
+                         rng.uniform(-10, 10), rng.uniform(0.4, 2.5))
+                for _ in range(int(rng.integers(1, 4)))]
+    if rng.random() < 0.25:
+        sections.append(butter(2, rng.uniform(100, 1500), "high", fs=RATE,
+                               output="sos"))
+    if rng.random() < 0.25:
+        sections.append(butter(2, rng.uniform(2000, 12000), "low", fs=RATE,
+                               output="sos"))
+    return sosfilt(np.concatenate(sections), x)
+
+
+def _recorded_events(rng, files, n):
+    """Sudden sounds made of a kind's recordings: augmented pieces of
+    0.05-1.5 s that start within 1-10 ms and die away, at Poisson times
+    (0.3-3 per second) and levels 20 dB apart, over a faint bed of the same
+    kind: impacts, machines starting, doors, calls, whatever the kind
+    holds, where the network has so far heard it only as a steady stream."""
+    def event(length):
+        seg = _piece(rng, files, length, True)
+        attack = min(int(rng.uniform(0.001, 0.01) * RATE), seg.size)
+        env = np.exp(-np.arange(seg.size) / (seg.size * rng.uniform(0.1, 1)))
+        env[:attack] *= np.linspace(0, 1, attack)
+        return _unit(seg) * env * 10 ** (rng.uniform(-20, 0) / 20)
+    x = _bursts(rng, n, rng.uniform(0.3, 3.0), 50, 1500, event)
+    bed = np.zeros(n)
+    pos = 0
+    while pos < n:
+        seg = _piece(rng, files, n - pos, True)
+        bed[pos:pos + seg.size] = seg
+        pos += max(seg.size, 1)
+    return _unit(_unit(x) + 10 ** (-rng.uniform(15, 40) / 20) * _unit(bed))
+
+
+def make_noise(kind, rng, n, speech=None, augment=False):
+    """n samples of the given kind at unit RMS; augment: recorded kinds
+    varied (see _recorded)."""
     if kind == "babble":
         return babble(rng, n, speech)
     if kind in RECORDED_KINDS:
         if kind not in RECORDED:
             raise ValueError("noise kind %s needs recordings (synth.py "
                              "--real)" % kind)
-        return _recorded(kind, rng, n)
+        return _recorded(kind, rng, n, augment)
     return GENERATORS[kind](rng, n)
 
 

@@ -43,10 +43,13 @@
 # recordings), with its variants and the wide stage's set again; then, in a
 # second round (FINETUNE_EPOCHS2 > 0), from one more such set (seed
 # SEED + 7) with its variants and the first round's set again, and so on
-# up to a fourth round (seeds SEED + 8, SEED + 9; FINETUNE_EPOCHS3,
-# FINETUNE_EPOCHS4). From round ADDED_NOISES_ROUND on, the fresh sets hold
-# split.txt's added noise kinds too (synth.py --added-noises: recordings
-# found after the earlier sets were made, which stay as they were).
+# up to a fifth round (seeds SEED + 8, SEED + 9, SEED + 10;
+# FINETUNE_EPOCHS3, FINETUNE_EPOCHS4, FINETUNE_EPOCHS5). From round
+# ADDED_NOISES_ROUND on, the fresh sets hold split.txt's added noise kinds
+# too (synth.py --added-noises: recordings found after the earlier sets
+# were made, which stay as they were); from round NOISE_AUGMENT_ROUND on,
+# their recorded noise is augmented (synth.py --noise-augment: other
+# speeds, random equalisers, sudden events).
 #
 # Which round is kept was chosen on the selection mixtures (synth.py
 # --selection: recorded voices that neither training, validation nor the
@@ -89,9 +92,12 @@
 # epochs skips it), FINETUNE_EPOCHS2, FINETUNE_LR2 (its second round: 1,
 # 0.00015; 0 epochs ends the stage before it), FINETUNE_EPOCHS3,
 # FINETUNE_LR3 (its third round: 1, 0.0001), FINETUNE_EPOCHS4, FINETUNE_LR4
-# (its fourth round: 0, 0.00007), ADDED_NOISES_ROUND (the first round
-# whose set has the added noise kinds: 4), FINETUNE16 (yes: the 16 kHz model takes
-# the fine-tune rounds too; no), FINETUNE16_ROUNDS (how many of them: 4),
+# (its fourth round: 0, 0.00007), FINETUNE_EPOCHS5, FINETUNE_LR5 (its
+# fifth round: 0, 0.00005), ADDED_NOISES_ROUND (the first round whose set
+# has the added noise kinds: 4), NOISE_AUGMENT_ROUND (the first round whose
+# set has augmented recorded noise: 5), FINETUNE16 (yes: the 16 kHz model
+# takes the fine-tune rounds too; no), FINETUNE16_ROUNDS (how many of them:
+# 5),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
@@ -134,9 +140,11 @@ FINETUNE_LR=${FINETUNE_LR:-0.0002}
 FINETUNE_LR2=${FINETUNE_LR2:-0.00015}
 FINETUNE_LR3=${FINETUNE_LR3:-0.0001}
 FINETUNE_LR4=${FINETUNE_LR4:-0.00007}
+FINETUNE_LR5=${FINETUNE_LR5:-0.00005}
 SELECTION=${SELECTION:-yes}
 FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
 ADDED_NOISES_ROUND=${ADDED_NOISES_ROUND:-4}
+NOISE_AUGMENT_ROUND=${NOISE_AUGMENT_ROUND:-5}
 LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
@@ -154,6 +162,7 @@ if [ "$SMOKE" = yes ]; then
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
+  FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -173,10 +182,11 @@ else
   # The fourth round scored level with the third on the selection
   # mixtures and is not in the shipped models.
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-0}
+  FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-0}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
-FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-4}
+FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-5}
 # Debian's interpreter, which has python3-torch (not whatever is first on
 # PATH).
 PY=/usr/bin/python3
@@ -232,8 +242,9 @@ for k in 2 3 4; do
   LAST_STAGE=$k
 done
 
-extra_set () {  # SEED DIR [SPEED [ADDED]]: recorded voices at speeds in
-  # SPEED; ADDED=yes: split.txt's added noise kinds too
+extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT]]]: recorded voices at
+  # speeds in SPEED; ADDED=yes: split.txt's added noise kinds too;
+  # AUGMENT=yes: recorded noise augmented
   stamp="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$1 /")"
   options=
   if [ $# -ge 3 ]; then
@@ -243,6 +254,10 @@ extra_set () {  # SEED DIR [SPEED [ADDED]]: recorded voices at speeds in
   if [ "${4:-no}" = yes ]; then
     stamp="$stamp added-noises"
     options="$options --added-noises"
+  fi
+  if [ "${5:-no}" = yes ]; then
+    stamp="$stamp noise-augment"
+    options="$options --noise-augment"
   fi
   step "synthesise the training set of seed $1 into $2"
   if [ -f "$2/stamp" ] && [ "$(cat "$2/stamp")" = "$stamp" ]; then
@@ -364,8 +379,8 @@ MODEL48="$FINAL/model-stage$LAST_STAGE.pt"
 # (recorded voices at speeds in SPEED if given), with its higher-SNR
 # variants, as features of the last stage's layout in
 # $FINAL/train-NAME.rndf and train-NAME-snr.rndf.
-fresh_set () {  # SEED NAME [SPEED [ADDED]]
-  extra_set "$1" "$DATA/audio-seed$1" ${3:+"$3"} ${4:+"$4"}
+fresh_set () {  # SEED NAME [SPEED [ADDED [AUGMENT]]]
+  extra_set "$1" "$DATA/audio-seed$1" ${3:+"$3"} ${4:+"$4"} ${5:+"$5"}
   list="$DATA/audio-seed$1/train/list.txt"
   $PY "$HERE/snr_variants.py" "$list" "${list%.txt}-snr.txt" --seed "$1"
   layout=$LAYOUT
@@ -395,7 +410,7 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
   MODEL48="$FINAL/model-wide.pt"
 fi
 
-# The fine-tune stage: the wide network, at a lower rate, in up to four
+# The fine-tune stage: the wide network, at a lower rate, in up to five
 # rounds, each on a fresh set whose recorded voices speak at other speeds,
 # with its variants and the set before again: round 1 on seed SEED + 5
 # (after the wide stage's set), round K after it on seed SEED + 5 + K.
@@ -413,18 +428,22 @@ round_name () {  # K: tune, tune2, tune3, ...
 round_added_noises () {  # K: yes if round K's set has the added kinds
   if [ "$1" -ge "$ADDED_NOISES_ROUND" ]; then echo yes; else echo no; fi
 }
+round_noise_augment () {  # K: yes if round K's set has augmented noise
+  if [ "$1" -ge "$NOISE_AUGMENT_ROUND" ]; then echo yes; else echo no; fi
+}
 round_setting () {  # K NAME: NAME for round 1, NAME<K> after it
   if [ "$1" -eq 1 ]; then eval "echo \"\$$2\""; else stage_setting "$1" "$2"; fi
 }
 LAST_ROUND=0
 if [ "$WIDE_EPOCHS" -gt 0 ]; then
-  for k in 1 2 3 4; do
+  for k in 1 2 3 4 5; do
     [ "$(round_setting $k FINETUNE_EPOCHS)" -gt 0 ] || break
     LAST_ROUND=$k
   done
 fi
 tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED ADDED
-  fresh_set "$1" "$2" "$FINETUNE_SPEED" "$7"
+  # AUGMENT
+  fresh_set "$1" "$2" "$FINETUNE_SPEED" "$7" "$8"
   step "train, fine-tune stage, $2 (at most $4 epochs)"
   $PY "$HERE/train.py" "$FINAL/train-$2.rndf" "$FINAL/val.rndf" \
       "$FINAL/model-$2.pt" --also "$FINAL/train-$2-snr.rndf" \
@@ -442,7 +461,8 @@ previous=wide
 while [ "$k" -le "$LAST_ROUND" ]; do
   tune_round "$(round_set_seed $k)" "$(round_name $k)" "$previous" \
       "$(round_setting $k FINETUNE_EPOCHS)" "$(round_setting $k FINETUNE_LR)" \
-      "$(round_train_seed $k)" "$(round_added_noises $k)"
+      "$(round_train_seed $k)" "$(round_added_noises $k)" \
+      "$(round_noise_augment $k)"
   previous=$(round_name $k)
   k=$((k + 1))
 done

@@ -4,7 +4,7 @@
 
     synth.py OUT [--seed N] [--train-minutes M] [--val-minutes M]
                  [--test-seconds S] [--jobs J] [--real DIR]
-                 [--real-speed LOW,HIGH] [--added-noises]
+                 [--real-speed LOW,HIGH] [--added-noises] [--noise-augment]
     synth.py OUT --selection --real DIR [--seed N] [--repeats R] [--jobs J]
 
 Writes, all deterministic from the seed:
@@ -27,7 +27,9 @@ held-out voices and every noise kind. The selection mixtures judge
 training rounds against each other on voices that neither training nor the
 test hears, so that the test stays unseen by every choice. Each training mixture is a speech
 track (utterances with gaps, so some stretches hold noise only) over one or
-two noise kinds (with --added-noises, split.txt's late kinds among them),
+two noise kinds (with --added-noises, split.txt's late kinds among them;
+with --noise-augment, the recorded ones varied in speed and colour, and
+sometimes cut into sudden events),
 sometimes with the noise faded out for a few seconds
 (speech only), at an SNR of -5..20 dB, a random level, a random microphone
 colouring and sometimes reverberation.
@@ -75,6 +77,9 @@ POOLS = {}
 # Speed range (low, high) for recorded training utterances, or None
 # (--real-speed; set in main before the workers fork).
 REAL_SPEED = [None]
+# True: recorded noise in training mixtures is augmented (--noise-augment;
+# set in main before the workers fork).
+NOISE_AUGMENT = [False]
 
 
 # ---- split ----------------------------------------------------------------
@@ -299,12 +304,14 @@ def _voice_weights(voices):
 
 
 def make_mixture(rng, pool, n, kinds, snr, fade=True, secondary=True,
-                 voice=None, babble_pool=None, speed=None):
+                 voice=None, babble_pool=None, speed=None,
+                 augment=False):
     """Draw one mixture; returns clean, noise (float32) and a description.
 
     The speech is one voice of the pool (70 %, or `voice` if given) or a
     random voice per utterance, at speeds drawn from `speed` if given;
-    babble talkers come from `babble_pool` (or the whole pool).
+    babble talkers come from `babble_pool` (or the whole pool); augment:
+    recorded noise varied (noises.make_noise).
     """
     voices = sorted(pool)
     if voice is None and rng.random() < 0.7:
@@ -314,12 +321,12 @@ def make_mixture(rng, pool, n, kinds, snr, fade=True, secondary=True,
     kind = kinds[rng.integers(len(kinds))]
     talkers = babble_pool if babble_pool is not None else pool
     talker = (lambda r, m: speech_track(r, talkers, m, gaps=False)[0])
-    noise = noises.make_noise(kind, rng, n, talker)
+    noise = noises.make_noise(kind, rng, n, talker, augment)
     names = [kind]
     if secondary and rng.random() < 0.3:
         other = kinds[rng.integers(len(kinds))]
         noise += 10 ** (-rng.uniform(3, 12) / 20) * noises.make_noise(
-            other, rng, n, talker)
+            other, rng, n, talker, augment)
         names.append(other)
     faded = fade and rng.random() < 0.35
     if faded:
@@ -359,11 +366,12 @@ def _train_job(job):
     # Babble talkers: recorded voices half of the time, when there are any.
     talkers = real if real and rng.random() < 0.5 else POOLS[name]
     # Recorded training voices at other speeds are more voices; validation
-    # stays as recorded.
+    # stays as recorded, and so does its noise.
     speed = REAL_SPEED[0] if pool is real and name == "train" else None
     clean, noise, info = make_mixture(rng, pool, int(MIXTURE_SECONDS * RATE),
                                       kinds, snr, babble_pool=talkers,
-                                      speed=speed)
+                                      speed=speed, augment=NOISE_AUGMENT[0]
+                                      and name == "train")
     stem = "%04d" % index
     wavfile.write(os.path.join(outdir, stem + "_clean.wav"), RATE, clean)
     wavfile.write(os.path.join(outdir, stem + "_noise.wav"), RATE, noise)
@@ -509,7 +517,12 @@ def main():
     ap.add_argument("--added-noises", action="store_true",
                     help="train and validate on split.txt's added-noises "
                     "kinds too (the later fine-tune rounds' sets)")
+    ap.add_argument("--noise-augment", action="store_true",
+                    help="vary the recorded noise of the training mixtures: "
+                    "each piece at a speed of 0.7..1.4 through a random "
+                    "equaliser, a third of them cut into sudden events")
     args = ap.parse_args()
+    NOISE_AUGMENT[0] = args.noise_augment
     if args.real_speed:
         REAL_SPEED[0] = parse_speed_range(ap, args.real_speed)
     if args.selection and not args.real:
@@ -517,6 +530,9 @@ def main():
     if args.selection and args.added_noises:
         ap.error("--added-noises: the selection mixtures keep the noise "
                  "kinds every round was trained on")
+    if args.selection and args.noise_augment:
+        ap.error("--noise-augment: the selection mixtures keep the noise "
+                 "as recorded")
     if args.repeats < 1:
         ap.error("--repeats %d: want at least 1" % args.repeats)
 
