@@ -12,6 +12,7 @@ exit status.
 
 import importlib
 import os
+import subprocess
 import sys
 
 TRAIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
@@ -39,6 +40,16 @@ class Checks:
         print("%s: %s" % ("ok" if cond else "FAILED", what))
         if not cond:
             self.failures.append(what)
+
+    def synth_refuses(self, args, says):
+        """Checks that synth.py OUT ARGS... exits with status 2 (argparse's
+        for a bad command line) and says `says` on stderr."""
+        run = subprocess.run(
+            [sys.executable, os.path.join(TRAIN, "synth.py"), "/nonexistent"]
+            + list(args), capture_output=True, text=True, check=False)
+        self(run.returncode == 2 and says in run.stderr,
+             "%s refused (exit %d): %s" % (" ".join(args), run.returncode,
+                                           run.stderr.strip()[-70:]))
 
     def status(self):
         """0 if every check passed, else 1 (after saying how many failed)."""

@@ -15,11 +15,9 @@ length asked. synth.py refuses --noise-augment with --selection. Skipped
 (77) without numpy and scipy.
 """
 
-import os
-import subprocess
 import sys
 
-from checks import TRAIN, Checks, need
+from checks import Checks, need
 
 np, noises = need("numpy", "noises")
 
@@ -111,13 +109,8 @@ def check_typing_unchanged():
 
 
 def check_refused():
-    run = subprocess.run(
-        [sys.executable, os.path.join(TRAIN, "synth.py"), "/nonexistent",
-         "--selection", "--real", "/nonexistent", "--noise-augment"],
-        capture_output=True, text=True, check=False)
-    check(run.returncode == 2 and "--noise-augment" in run.stderr,
-          "--selection --noise-augment refused (exit %d): %s"
-          % (run.returncode, run.stderr.strip()[-70:]))
+    check.synth_refuses(["--selection", "--real", "/nonexistent",
+                         "--noise-augment"], "--noise-augment")
 
 
 def main():

@@ -17,11 +17,10 @@ and scipy.
 
 import csv
 import os
-import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, need
+from checks import Checks, need
 
 np, sources, synth = need("numpy", "sources", "synth")
 
@@ -121,12 +120,7 @@ def check_refused():
     for args, what in ((["--selection"], "--selection needs --real"),
                        (["--selection", "--real", "/nonexistent",
                          "--repeats", "0"], "--repeats")):
-        run = subprocess.run(
-            [sys.executable, os.path.join(TRAIN, "synth.py"), "/nonexistent"]
-            + args, capture_output=True, text=True, check=False)
-        check(run.returncode == 2 and what in run.stderr,
-              "%s refused (exit %d): %s" % (" ".join(args), run.returncode,
-                                            run.stderr.strip()[-70:]))
+        check.synth_refuses(args, what)
 
 
 def check_sources():
