@@ -286,6 +286,13 @@ def _typing(rng, files, n):
     return _unit(x + 10 ** (-rng.uniform(35, 50) / 20) * pink(rng, n))
 
 
+def faster(x, step):
+    """x played step/100 times faster (resampled by 100/step: pitch, tempo
+    and spectrum move together)."""
+    g = gcd(100, step)
+    return resample_poly(x, 100 // g, step // g)
+
+
 def _piece(rng, files, length, augment):
     """At most `length` samples (float64) of a random recording from a
     random place; augmented: played at a speed of 0.7-1.4 (pitch, tempo
@@ -296,11 +303,10 @@ def _piece(rng, files, length, augment):
         start = int(rng.integers(max(rec.size - RATE, 1)))
         return np.asarray(rec[start:start + length], dtype=np.float64)
     step = int(round(np.exp(rng.uniform(np.log(0.7), np.log(1.4))) * 100))
-    g = gcd(100, step)
     need = length * step // 100 + 64
     start = int(rng.integers(max(rec.size - min(need, rec.size), 0) + 1))
-    seg = resample_poly(np.asarray(rec[start:start + need], np.float64),
-                        100 // g, step // g)[:length]
+    seg = faster(np.asarray(rec[start:start + need], np.float64),
+                 step)[:length]
     return _equalise(rng, seg)
 
 
