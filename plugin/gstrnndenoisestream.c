@@ -545,95 +545,141 @@ count_output (GstRnnDenoisePad *pad, gfloat **samples, gboolean *in_place,
   return sample_time (pad, first_out);
 }
 
-GstFlowReturn
-gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
+/* Settles what comes before processing a buffer: caps, controlled values
+ * and settings (into *@settings), empty buffers, discontinuities. Returns
+ * the buffer's samples per channel, or 0 when it is not to be processed,
+ * with the flow return to give in *@ret (the caller then drops it). */
+static guint
+prepare_for_buffer (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstBuffer *buf,
+    StreamSettings *settings, GstFlowReturn *ret)
 {
-  GstRnnDenoise *self = GST_RNN_DENOISE (parent);
-  GstRnnDenoisePad *pad = GST_RNN_DENOISE_PAD (sinkpad);
-  GstFlowReturn audio_ret, state_ret = GST_FLOW_OK;
-  DspProcessorReport report;
-  StreamSettings settings;
-  GstPad *statepad;
-  GstBuffer *state_buf;
-  GstMapInfo state_map;
-  GstClockTime in_pts, out_pts;
-  gdouble in_energy = 0.0;
-  gboolean state_pushed = FALSE, mapped, in_place, silent = FALSE;
-  GstMapInfo in_map;
-  gfloat *samples, *out;
-  guint n, produced;
+  guint n;
 
   if (pad->processor == NULL || !pad->have_info) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
         ("buffer on %s before caps", GST_PAD_NAME (pad)));
-    gst_buffer_unref (buf);
-    return GST_FLOW_NOT_NEGOTIATED;
+    *ret = GST_FLOW_NOT_NEGOTIATED;
+    return 0;
   }
   sync_controlled_values (self, pad, GST_BUFFER_PTS (buf));
-  read_settings (self, pad, &settings);
-  apply_settings (pad, &settings);
+  read_settings (self, pad, settings);
+  apply_settings (pad, settings);
 
+  *ret = GST_FLOW_OK;
   n = input_frames (self, pad, buf);
   if (n == 0) {
     /* Dropped, and changes nothing now; a discontinuity it marks is where
      * the audio resumes, at the next buffer with samples. */
     if (GST_BUFFER_IS_DISCONT (buf))
       pad->discont_carried = TRUE;
-    gst_buffer_unref (buf);
-    return GST_FLOW_OK;
+    return 0;
   }
-  audio_ret = handle_discont (pad, buf, &settings);
-  if (audio_ret == GST_FLOW_FLUSHING || audio_ret <= GST_FLOW_NOT_NEGOTIATED) {
-    /* Downstream is flushing or failed: this buffer cannot go either. */
+  *ret = handle_discont (pad, buf, settings);
+  /* Downstream is flushing or failed: this buffer cannot go either. */
+  if (*ret == GST_FLOW_FLUSHING || *ret <= GST_FLOW_NOT_NEGOTIATED)
+    return 0;
+  return n;
+}
+
+/* The state side pad's part in one buffer. */
+typedef struct
+{
+  GstPad *pad;    /* a reference, NULL if the stream has no state pad */
+  GstBuffer *buf; /* NULL if no one takes the frames' states */
+  GstMapInfo map; /* buf's, mapped for writing while buf is set */
+} StateOutput;
+
+/* Runs @n samples per channel from @in into @out, the frames' states into
+ * a buffer acquired for the state pad (see StateOutput; the caller pushes
+ * it and drops the pad's reference). Returns the samples produced. */
+static guint
+process_samples (GstRnnDenoise *self, GstRnnDenoisePad *pad, const gfloat *in,
+    gfloat *out, guint n, StateOutput *state, DspProcessorReport *report)
+{
+  gboolean with_state;
+
+  state->pad = gst_rnn_denoise_get_statepad (self, pad);
+  state->buf = gst_rnn_denoise_statepad_acquire (pad, state->pad, &state->map);
+  with_state = state->buf != NULL;
+  /* In place unless low-latency: output index never passes input index. */
+  return dsp_processor_process (pad->processor, in, out, n,
+      with_state ? &pad->state_desc : NULL, with_state ? state->map.data : NULL,
+      with_state ? state->map.size : 0, report);
+}
+
+/* Processes the @n samples per channel of @buf, read at @samples: mapped
+ * in place (@in_map set; unmapped here) or copied out (@in_map NULL).
+ * Publishes the frames' states, then pushes the audio. Takes @buf. */
+static GstFlowReturn
+process_and_push (GstRnnDenoise *self, GstRnnDenoisePad *pad, GstBuffer *buf,
+    GstMapInfo *in_map, gfloat *samples, guint n,
+    const StreamSettings *settings)
+{
+  GstFlowReturn audio_ret, state_ret = GST_FLOW_OK;
+  DspProcessorReport report;
+  StateOutput state;
+  GstClockTime in_pts = GST_BUFFER_PTS (buf), out_pts;
+  gdouble in_energy = 0.0;
+  gboolean state_pushed = FALSE, in_place = in_map != NULL, silent = FALSE;
+  gfloat *out = pad->frame_output ? frame_output_for (pad, n) : samples;
+  guint produced;
+
+  if (settings->post_messages)
+    in_energy = dsp_samples_energy (samples, (gsize) n * pad->info.channels);
+  produced = process_samples (self, pad, samples, out, n, &state, &report);
+  samples = out;
+  check_frame_alignment (self, pad, report.held);
+  out_pts = count_output (pad, &samples, &in_place, n, &produced, report.held);
+  gst_rnn_denoise_warn_about_report (self, pad, &report);
+  if (settings->post_messages)
+    gst_rnn_denoise_account_buffer (self, pad, settings, &report, in_energy, n,
+        samples, produced, out_pts);
+
+  if (state.buf != NULL)
+    state_ret = gst_rnn_denoise_statepad_push (pad, state.pad, state.buf,
+        &state.map, report.frames, in_pts, n, &state_pushed);
+  if (in_place)
+    silent = is_silence (samples, (gsize) produced * pad->info.channels);
+  if (in_map != NULL)
+    gst_buffer_unmap (buf, in_map);
+  audio_ret = push_in_input_buffer (pad, buf, in_place ? NULL : samples, silent,
+      produced, out_pts);
+  if (state.pad != NULL)
+    gst_object_unref (state.pad);
+  GST_LOG_OBJECT (pad, "%u in, %u out, %u frames, audio %s, state %s", n,
+      produced, report.frames, gst_flow_get_name (audio_ret),
+      gst_flow_get_name (state_ret));
+  return gst_rnn_denoise_combine_flows (audio_ret, state_ret, state_pushed);
+}
+
+GstFlowReturn
+gst_rnn_denoise_chain (GstPad *sinkpad, GstObject *parent, GstBuffer *buf)
+{
+  GstRnnDenoise *self = GST_RNN_DENOISE (parent);
+  GstRnnDenoisePad *pad = GST_RNN_DENOISE_PAD (sinkpad);
+  StreamSettings settings;
+  GstFlowReturn ret;
+  GstMapInfo in_map;
+  gboolean mapped;
+  gfloat *samples;
+  guint n;
+
+  n = prepare_for_buffer (self, pad, buf, &settings, &ret);
+  if (n == 0) {
     gst_buffer_unref (buf);
-    return audio_ret;
+    return ret;
   }
-  in_pts = GST_BUFFER_PTS (buf);
-  follow_input_time (pad, in_pts);
+  follow_input_time (pad, GST_BUFFER_PTS (buf));
   /* Low-latency output can outgrow its input (whole frames): never in
    * place. */
   mapped = !pad->frame_output && map_in_place (pad, buf, &in_map);
-  in_place = mapped;
   samples = mapped ? (gfloat *) in_map.data : read_input (self, pad, buf, n);
   if (samples == NULL) {
     gst_buffer_unref (buf);
     return GST_FLOW_ERROR;
   }
-  out = pad->frame_output ? frame_output_for (pad, n) : samples;
-  if (settings.post_messages)
-    in_energy = dsp_samples_energy (samples, (gsize) n * pad->info.channels);
-
-  statepad = gst_rnn_denoise_get_statepad (self, pad);
-  state_buf = gst_rnn_denoise_statepad_acquire (pad, statepad, &state_map);
-
-  /* In place unless low-latency: output index never passes input index. */
-  produced = dsp_processor_process (pad->processor, samples, out, n,
-      state_buf != NULL ? &pad->state_desc : NULL,
-      state_buf != NULL ? state_map.data : NULL,
-      state_buf != NULL ? state_map.size : 0, &report);
-  samples = out;
-  check_frame_alignment (self, pad, report.held);
-  out_pts = count_output (pad, &samples, &in_place, n, &produced, report.held);
-  gst_rnn_denoise_warn_about_report (self, pad, &report);
-  if (settings.post_messages)
-    gst_rnn_denoise_account_buffer (self, pad, &settings, &report, in_energy, n,
-        samples, produced, out_pts);
-
-  if (state_buf != NULL)
-    state_ret = gst_rnn_denoise_statepad_push (pad, statepad, state_buf,
-        &state_map, report.frames, in_pts, n, &state_pushed);
-  if (in_place)
-    silent = is_silence (samples, (gsize) produced * pad->info.channels);
-  if (mapped)
-    gst_buffer_unmap (buf, &in_map);
-  audio_ret = push_in_input_buffer (pad, buf, in_place ? NULL : samples, silent,
-      produced, out_pts);
-  if (statepad != NULL)
-    gst_object_unref (statepad);
-  GST_LOG_OBJECT (pad, "%u in, %u out, %u frames, audio %s, state %s", n,
-      produced, report.frames, gst_flow_get_name (audio_ret),
-      gst_flow_get_name (state_ret));
-  return gst_rnn_denoise_combine_flows (audio_ret, state_ret, state_pushed);
+  return process_and_push (self, pad, buf, mapped ? &in_map : NULL, samples, n,
+      &settings);
 }
 
 /* Streaming thread. The processor for new caps of @channels channels at
