@@ -755,7 +755,7 @@ gst_rnn_denoise_finalize (GObject *object)
 }
 
 static void
-install_properties (GObjectClass *gobject_class)
+install_model_property (GObjectClass *gobject_class)
 {
   /**
    * GstRnnDenoise:model:
@@ -773,7 +773,12 @@ install_properties (GObjectClass *gobject_class)
           DEFAULT_MODEL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
+}
 
+/* The properties that shape the gains applied to each band and bin. */
+static void
+install_gain_properties (GObjectClass *gobject_class)
+{
   /**
    * GstRnnDenoise:attenuation-limit:
    *
@@ -856,7 +861,11 @@ install_properties (GObjectClass *gobject_class)
           0.0, DSP_MAX_HARMONIC_LIFT, DSP_DEFAULT_HARMONIC_LIFT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
               | GST_PARAM_CONTROLLABLE));
+}
 
+static void
+install_vad_gate_properties (GObjectClass *gobject_class)
+{
   /**
    * GstRnnDenoise:vad-threshold:
    *
@@ -1025,7 +1034,9 @@ gst_rnn_denoise_class_init (GstRnnDenoiseClass *klass)
   gobject_class->get_property = gst_rnn_denoise_get_property;
   gobject_class->dispose = gst_rnn_denoise_dispose;
   gobject_class->finalize = gst_rnn_denoise_finalize;
-  install_properties (gobject_class);
+  install_model_property (gobject_class);
+  install_gain_properties (gobject_class);
+  install_vad_gate_properties (gobject_class);
   install_stream_properties (gobject_class);
   install_signals (klass);
 
