@@ -29,6 +29,10 @@ def export(checkpoint, out, variant):
     """Write one model file from a checkpoint: variant "f32", "int8" or
     "int8x8"; returns its size in bytes."""
     net, ckpt = load_checkpoint(checkpoint)
+    if ckpt.get("lookahead", 0):
+        raise SystemExit("export.py: %s reads %d frame(s) of lookahead, which "
+                         "no model file can hold" % (checkpoint,
+                                                     ckpt["lookahead"]))
     layers, gain_layer, vad_layer = net.export_layers()
     types = {"f32": [F32] * len(layers),
              "int8": int8_weight_types(len(layers)),

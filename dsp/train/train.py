@@ -5,6 +5,7 @@
     train.py TRAIN.rndf VAL.rndf OUT.pt [--epochs N] [--minutes M]
              [--seed S] [--chunk-frames F] [--batch B] [--also MORE.rndf]
              [--init START.pt] [--speech-weight W] [--epoch-checkpoints]
+             [--lookahead N]
 
 Training runs on random chunks of F frames (3 s by default) cut from the
 training sequences, each from the zero state; validation runs on the whole
@@ -92,23 +93,27 @@ def chunk_starts(data, chunk, rng):
     return np.array(starts)
 
 
-def gather(data, starts, chunk):
-    """Batch tensors (features, gains, vad) for chunks at the given rows."""
+def gather(data, starts, chunk, lookahead=0):
+    """Batch tensors (features, gains, vad) for chunks at the given rows;
+    with lookahead, each frame's features are followed by those of the
+    next `lookahead` frames of its chunk (the last frame repeated)."""
     idx = starts[:, None] + np.arange(chunk)[None, :]
-    return (torch.from_numpy(data.features[idx]),
+    rows = [np.minimum(idx + k, idx[:, -1:]) for k in range(lookahead + 1)]
+    return (torch.from_numpy(np.concatenate(
+                [data.features[r] for r in rows], axis=-1)),
             torch.from_numpy(data.gains[idx]),
             torch.from_numpy(data.vad[idx]))
 
 
 def train_epoch(net, opt, data, chunk, batch, rng,
-                speech_weight=SPEECH_WEIGHT):
+                speech_weight=SPEECH_WEIGHT, lookahead=0):
     """One pass over random chunks; returns the mean loss terms."""
     net.train()
     starts = chunk_starts(data, chunk, rng)
     rng.shuffle(starts)
     sums = np.zeros(3)
     for i in range(0, len(starts) - batch + 1, batch):
-        x, tg, tv = gather(data, starts[i:i + batch], chunk)
+        x, tg, tv = gather(data, starts[i:i + batch], chunk, lookahead)
         gains, vad, _ = net(x)
         g_loss, v_loss = loss_terms(gains, vad, tg, tv, speech_weight)
         loss = total_loss(g_loss, v_loss)
@@ -130,7 +135,7 @@ def speech_lost_db(gains, target_gains):
 
 
 @torch.no_grad()
-def evaluate(net, data, max_batch=16, only=None):
+def evaluate(net, data, max_batch=16, only=None, lookahead=0):
     """Loss terms over whole sequences (grouped by length), each from the
     zero state, averaged over sequences, then the speech lost in dB; `only`
     (a set of sequence indices) restricts it to some sequences."""
@@ -145,7 +150,7 @@ def evaluate(net, data, max_batch=16, only=None):
         length = seqs[i][1]
         group = [s for s, n in seqs[i:i + max_batch] if n == length]
         i += len(group)
-        x, tg, tv = gather(data, np.array(group), length)
+        x, tg, tv = gather(data, np.array(group), length, lookahead)
         gains, vad, _ = net(x)
         g_loss, v_loss = loss_terms(gains, vad, tg, tv)
         sums += len(group) * np.array(
@@ -155,6 +160,26 @@ def evaluate(net, data, max_batch=16, only=None):
         lost_sum += lost[0]
         lost_count += lost[1]
     return np.append(sums / max(count, 1), lost_sum / max(lost_count, 1))
+
+
+def with_lookahead_inputs(net, lookahead):
+    """A copy of a network without lookahead that reads 1 + lookahead
+    frames' features: its input layer's weights for the first frame, zeros
+    for the others (the same output), the normalisation repeated."""
+    if lookahead == 0:
+        return net
+    sizes = dict(net.sizes)
+    n = sizes["n_features"]
+    sizes["n_features"] = n * (1 + lookahead)
+    wider = DenoiseNet(**sizes)
+    state = net.state_dict()
+    weight = torch.zeros(sizes["dense"], sizes["n_features"])
+    weight[:, :n] = state["inp.weight"]
+    state["inp.weight"] = weight
+    state["feat_mean"] = state["feat_mean"].repeat(1 + lookahead)
+    state["feat_std"] = state["feat_std"].repeat(1 + lookahead)
+    wider.load_state_dict(state)
+    return wider
 
 
 def real_sequences(manifest):
@@ -191,6 +216,8 @@ def main():
     ap.add_argument("--speech-weight", type=float, default=SPEECH_WEIGHT)
     ap.add_argument("--epoch-checkpoints", action="store_true",
                     help="also save each epoch's weights as OUT-eN.pt")
+    ap.add_argument("--lookahead", type=int, default=0,
+                    help="frames of lookahead (an experiment)")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -209,12 +236,19 @@ def main():
         net, start_ckpt = load_checkpoint(args.init)
         if start_ckpt["frame_config"] != cfg:
             sys.exit("train.py: %s has another frame layout" % args.init)
+        start_lookahead = start_ckpt.get("lookahead", 0)
+        if start_lookahead not in (0, args.lookahead):
+            sys.exit("train.py: %s has a lookahead of %d frame(s), not %d"
+                     % (args.init, start_lookahead, args.lookahead))
+        if start_lookahead == 0:
+            net = with_lookahead_inputs(net, args.lookahead)
     else:
         dense, gru1, gru2 = (int(v) for v in args.sizes.split(","))
         net = DenoiseNet(cfg["n_features"], cfg["n_bands"], dense, gru1,
                          gru2)
         net.set_normalisation(train_data.features.mean(0),
                               train_data.features.std(0))
+        net = with_lookahead_inputs(net, args.lookahead)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     # A per-epoch decay that does not depend on the number of epochs: a run
     # cut short by the time budget after K epochs is the same as --epochs K.
@@ -230,9 +264,10 @@ def main():
     for epoch in range(1, args.epochs + 1):
         t0 = time.time()
         tr = train_epoch(net, opt, train_data, args.chunk_frames, args.batch,
-                         rng, args.speech_weight)
-        va = evaluate(net, val_data)
-        vr = evaluate(net, val_data, only=val_real) if val_real else va
+                         rng, args.speech_weight, args.lookahead)
+        va = evaluate(net, val_data, lookahead=args.lookahead)
+        vr = evaluate(net, val_data, only=val_real,
+                      lookahead=args.lookahead) if val_real else va
         score = vr[1] + SELECT_SPEECH_WEIGHT * vr[3]
         sched.step()
         elapsed = time.time() - start
@@ -247,7 +282,7 @@ def main():
               flush=True)
         ckpt = {"sizes": net.sizes, "state_dict": net.state_dict(),
                 "frame_config": cfg, "epoch": epoch, "log": log,
-                "args": vars(args)}
+                "args": vars(args), "lookahead": args.lookahead}
         if args.epoch_checkpoints:
             torch.save(ckpt, "%s-e%d.pt" % (os.path.splitext(args.out)[0],
                                             epoch))
