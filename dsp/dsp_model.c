@@ -106,8 +106,9 @@ dsp_model_get_frame_config (const DspModel *model)
  * dsp_model_get_n_features:
  * @model: a model.
  *
- * Returns: values per batch row of the feature vector dsp_model_forward()
- *   reads: dsp_feature_layout_n_features() of the model's layout and bands.
+ * Returns: the features of one frame: dsp_feature_layout_n_features() of
+ *   the model's layout and bands. A row dsp_model_forward() reads holds
+ *   1 + dsp_model_get_lookahead() frames of them.
  */
 guint
 dsp_model_get_n_features (const DspModel *model)
@@ -115,6 +116,37 @@ dsp_model_get_n_features (const DspModel *model)
   g_return_val_if_fail (model != NULL, 0);
 
   return model->n_features;
+}
+
+/**
+ * dsp_model_get_lookahead:
+ * @model: a model.
+ *
+ * Returns: the frames past the current one whose features the network
+ *   reads, 0..DSP_MAX_LOOKAHEAD (0 for a model that reads its frame
+ *   alone). A processor delays its output by as many hops more.
+ */
+guint
+dsp_model_get_lookahead (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->lookahead;
+}
+
+/**
+ * dsp_model_get_n_inputs:
+ * @model: a model.
+ *
+ * Returns: values per batch row of the input dsp_model_forward() reads:
+ *   dsp_model_get_n_features() x (1 + dsp_model_get_lookahead()).
+ */
+guint
+dsp_model_get_n_inputs (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->n_inputs;
 }
 
 /**
@@ -301,7 +333,9 @@ layer_input (const DspModel *model, guint input, const gfloat *features,
 /**
  * dsp_model_forward:
  * @model: a model.
- * @features: @batch x n_features floats, row-major (one row per channel).
+ * @features: @batch x dsp_model_get_n_inputs() floats, row-major, one row
+ *   per channel: the features of the frame, then (with lookahead) those of
+ *   each of the next dsp_model_get_lookahead() frames in order.
  * @hidden: the recurrent state, dsp_model_state_size() floats laid out as
  *   dsp_model_init_state_descriptor() says (layer-major; layer l holds
  *   @batch rows of its hidden size): h(t-1) in, h(t) out.

@@ -24,6 +24,10 @@ G_BEGIN_DECLS
 #define DSP_MODEL_MAX_LAYER_SIZE 1024
 #define DSP_MODEL_MAX_FILE_SIZE (64u << 20)
 
+/* Frames past the current one whose features the network may read (the
+ * header's lookahead field); each adds one hop of latency. */
+#define DSP_MAX_LOOKAHEAD 2
+
 /* The input field of a layer record: 0 reads the feature vector, k + 1
  * reads the output of layer k. */
 #define DSP_MODEL_INPUT_FEATURES 0
@@ -86,6 +90,10 @@ guint32 dsp_model_get_checksum (const DspModel *model);
 const DspFrameConfig *dsp_model_get_frame_config (const DspModel *model);
 
 guint dsp_model_get_n_features (const DspModel *model);
+
+guint dsp_model_get_lookahead (const DspModel *model);
+
+guint dsp_model_get_n_inputs (const DspModel *model);
 
 guint dsp_model_get_n_layers (const DspModel *model);
 

@@ -57,12 +57,52 @@ typedef struct
   guint64 n_bias;
 } LayerRecord;
 
+/* What a layer's input_size must be: a row of the feature rows (the
+ * frame's features and those of the frames read ahead) or the output of
+ * the layer it reads. */
+typedef struct
+{
+  guint n_features; /* per frame */
+  guint lookahead;
+  const guint *output_sizes; /* of the layers before */
+} LayerInputs;
+
+static guint
+expected_input_size (const LayerInputs *inputs, guint32 input)
+{
+  if (input == DSP_MODEL_INPUT_FEATURES)
+    return inputs->n_features * (1 + inputs->lookahead);
+  return inputs->output_sizes[input - 1];
+}
+
+static void
+set_input_size_error (const LayerInputs *inputs, guint index, guint32 input,
+    guint32 in_size, GError **error)
+{
+  guint expect = expected_input_size (inputs, input);
+
+  if (input != DSP_MODEL_INPUT_FEATURES)
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "layer %u: input_size %u, its input layer %u outputs %u", index,
+        in_size, input - 1, expect);
+  else if (inputs->lookahead == 0)
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "layer %u: input_size %u, the feature vector has %u values", index,
+        in_size, expect);
+  else
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "layer %u: input_size %u, lookahead %u gives feature rows of %u "
+        "frames x %u features = %u values",
+        index, in_size, inputs->lookahead, 1 + inputs->lookahead,
+        inputs->n_features, expect);
+}
+
 /* Checks a record's sizes, activation and weight type; its kind and input
  * are checked already. */
 static gboolean
 check_layer_fields (guint index, guint32 kind, guint32 input, guint32 in_size,
     guint32 out_size, guint32 activation, guint32 weight_type,
-    guint expect_input, GError **error)
+    const LayerInputs *inputs, GError **error)
 {
   if (in_size < 1 || in_size > DSP_MODEL_MAX_LAYER_SIZE) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
@@ -76,15 +116,8 @@ check_layer_fields (guint index, guint32 kind, guint32 input, guint32 in_size,
         DSP_MODEL_MAX_LAYER_SIZE);
     return FALSE;
   }
-  if (in_size != expect_input) {
-    if (input == DSP_MODEL_INPUT_FEATURES)
-      g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
-          "layer %u: input_size %u, the feature vector has %u values", index,
-          in_size, expect_input);
-    else
-      g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
-          "layer %u: input_size %u, its input layer %u outputs %u", index,
-          in_size, input - 1, expect_input);
+  if (in_size != expected_input_size (inputs, input)) {
+    set_input_size_error (inputs, index, input, in_size, error);
     return FALSE;
   }
   if (activation > DSP_ACTIVATION_LAST
@@ -208,8 +241,7 @@ check_s8x8_input (const LayerRecord *recs, const LayerRecord *rec, guint index,
 /* Checks one record's fields and sizes; fills rec. */
 static gboolean
 parse_layer (const Reader *rd, gsize at, guint index, gsize data_start,
-    gsize data_end, const guint *output_sizes, guint n_features,
-    LayerRecord *rec, GError **error)
+    gsize data_end, const LayerInputs *inputs, LayerRecord *rec, GError **error)
 {
   guint32 kind = rnn_state_get_u32 (rd->data + at);
   guint32 input = rnn_state_get_u32 (rd->data + at + 4);
@@ -234,10 +266,7 @@ parse_layer (const Reader *rd, gsize at, guint index, gsize data_start,
     return FALSE;
   }
   if (!check_layer_fields (index, kind, input, in_size, out_size, activation,
-          weight_type,
-          input == DSP_MODEL_INPUT_FEATURES ? n_features
-                                            : output_sizes[input - 1],
-          error))
+          weight_type, inputs, error))
     return FALSE;
 
   rec->info.kind = kind;
@@ -435,13 +464,13 @@ typedef struct
   gsize data_end;
 } LayerTable;
 
-/* Reads and checks the header's frame configuration and the bounds of the
- * layer table after the band edges. */
+/* Reads and checks the header's frame configuration, its lookahead and
+ * the bounds of the layer table after the band edges. */
 static gboolean
-parse_header (const Reader *rd, DspFrameConfig *cfg, LayerTable *table,
-    GError **error)
+parse_header (const Reader *rd, DspFrameConfig *cfg, guint *lookahead,
+    LayerTable *table, GError **error)
 {
-  guint32 reserved;
+  guint32 ahead;
   guint i;
 
   memset (cfg, 0, sizeof (*cfg));
@@ -451,7 +480,7 @@ parse_header (const Reader *rd, DspFrameConfig *cfg, LayerTable *table,
   cfg->n_bands = rnn_state_get_u32 (rd->data + 24);
   cfg->feature_layout_id = rnn_state_get_u32 (rd->data + 28);
   table->n_layers = rnn_state_get_u32 (rd->data + 32);
-  reserved = rnn_state_get_u32 (rd->data + 44);
+  ahead = rnn_state_get_u32 (rd->data + 44);
 
   if (cfg->n_bands < 1 || cfg->n_bands > DSP_MAX_BANDS) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_INVALID,
@@ -463,11 +492,14 @@ parse_header (const Reader *rd, DspFrameConfig *cfg, LayerTable *table,
         "n_layers %u is outside 1..%u", table->n_layers, DSP_MODEL_MAX_LAYERS);
     return FALSE;
   }
-  if (reserved != 0) {
-    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
-        "reserved header field is %u, expected 0", reserved);
+  /* Files written before the field existed hold 0 there: no lookahead. */
+  if (ahead > DSP_MAX_LOOKAHEAD) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
+        "lookahead %u is outside 0..%u (frames the network reads ahead)", ahead,
+        DSP_MAX_LOOKAHEAD);
     return FALSE;
   }
+  *lookahead = ahead;
   table->table_start = DSP_MODEL_HEADER_SIZE
       + ((2 * (gsize) (cfg->n_bands + 1) + 3) & ~(gsize) 3);
   table->table_end = table->table_start
@@ -517,6 +549,7 @@ parse_records (DspModel *model, const Reader *rd, const LayerTable *table,
     LayerRecord *recs, WeightCounts *counts, GError **error)
 {
   guint output_sizes[DSP_MODEL_MAX_LAYERS];
+  LayerInputs inputs = { model->n_features, model->lookahead, output_sizes };
   guint64 blob_bytes = 0;
   guint i;
 
@@ -524,8 +557,7 @@ parse_records (DspModel *model, const Reader *rd, const LayerTable *table,
     LayerRecord *rec = &recs[i];
 
     if (!parse_layer (rd, table->table_start + i * DSP_MODEL_LAYER_RECORD_SIZE,
-            i, table->table_end, table->data_end, output_sizes,
-            model->n_features, rec, error)
+            i, table->table_end, table->data_end, &inputs, rec, error)
         || !check_s8x8_input (recs, rec, i, error))
       return FALSE;
     output_sizes[i] = rec->info.output_size;
@@ -621,10 +653,11 @@ parse_model (const Reader *rd, GError **error)
   LayerRecord *recs = NULL;
   LayerTable table;
   DspFrameConfig cfg;
+  guint lookahead = 0;
   guint32 crc;
 
   if (!check_file (rd, &table.data_end, &crc, error)
-      || !parse_header (rd, &cfg, &table, error)
+      || !parse_header (rd, &cfg, &lookahead, &table, error)
       || !check_frame_config (&cfg, error))
     return NULL;
 
@@ -633,6 +666,8 @@ parse_model (const Reader *rd, GError **error)
   model->config = cfg;
   model->n_features
       = dsp_feature_layout_n_features (cfg.feature_layout_id, cfg.n_bands);
+  model->lookahead = lookahead;
+  model->n_inputs = model->n_features * (1 + lookahead);
   model->checksum = crc;
   model->id = rnn_state_fnv1a64 (rd->data, table.data_end);
   model->gain_layer = rnn_state_get_u32 (rd->data + 36);
@@ -658,10 +693,10 @@ parse_model (const Reader *rd, GError **error)
  * @error: return location for a #DSP_ERROR error.
  *
  * Checks every field and size of @bytes before trusting it (magic, version,
- * size, checksum, frame configuration, feature layout, each layer's kind,
- * sizes, chaining and blob bounds, the gain and VAD heads) and copies the
- * weights; @bytes is not referenced afterwards. Allocates at most the size
- * of the file's data section plus a fixed-size struct.
+ * size, checksum, frame configuration, lookahead, feature layout, each
+ * layer's kind, sizes, chaining and blob bounds, the gain and VAD heads)
+ * and copies the weights; @bytes is not referenced afterwards. Allocates
+ * at most the size of the file's data section plus a fixed-size struct.
  *
  * Returns: (transfer full) (nullable): a model with one reference, or %NULL
  *   with @error set (%DSP_ERROR_CORRUPT, %DSP_ERROR_UNSUPPORTED or

@@ -35,7 +35,9 @@ struct _DspModel
   guint64 id;
   guint32 checksum;
   DspFrameConfig config;
-  guint n_features;
+  guint n_features; /* per frame */
+  guint lookahead;  /* frames read ahead, 0..DSP_MAX_LOOKAHEAD */
+  guint n_inputs;   /* n_features x (1 + lookahead): a feature row */
   guint n_layers;
   DspModelLayer layers[DSP_MODEL_MAX_LAYERS];
   guint gain_layer;

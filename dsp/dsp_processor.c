@@ -204,6 +204,12 @@ check_model (DspModel *model, guint channels, GError **error)
   }
   if (!dsp_frame_config_validate (cfg, error))
     return FALSE;
+  if (dsp_model_get_lookahead (model) > 0) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
+        "the model reads %u frames ahead; this processor reads none",
+        dsp_model_get_lookahead (model));
+    return FALSE;
+  }
   if (dsp_model_get_n_gru_layers (model) < 1) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
         "the model has no GRU layer, so no recurrent state");

@@ -48,7 +48,7 @@ check_description (const DspModel *model, const guint8 *data, gsize size)
 {
   const DspFrameConfig *cfg = dsp_model_get_frame_config (model);
   guint n_layers = dsp_model_get_n_layers (model);
-  guint n_features = dsp_model_get_n_features (model);
+  guint n_inputs = dsp_model_get_n_inputs (model);
   guint outputs[DSP_MODEL_MAX_LAYERS];
   DspLayerInfo info, head;
   RnnStateDescriptor desc;
@@ -66,6 +66,14 @@ check_description (const DspModel *model, const guint8 *data, gsize size)
       "the model's frame configuration does not validate");
   FUZZ_CHECK (n_layers >= 1 && n_layers <= DSP_MODEL_MAX_LAYERS, "%u layers",
       n_layers);
+  FUZZ_CHECK (dsp_model_get_lookahead (model) <= DSP_MAX_LOOKAHEAD
+          && dsp_model_get_lookahead (model) == fuzz_get_u32 (data + 44),
+      "lookahead %u, the header says %u", dsp_model_get_lookahead (model),
+      fuzz_get_u32 (data + 44));
+  FUZZ_CHECK (n_inputs
+          == dsp_model_get_n_features (model)
+              * (1 + dsp_model_get_lookahead (model)),
+      "%u inputs per row", n_inputs);
 
   for (i = 0; i < n_layers; i++) {
     FUZZ_CHECK (dsp_model_get_layer_info (model, i, &info), "layer %u", i);
@@ -74,7 +82,7 @@ check_description (const DspModel *model, const guint8 *data, gsize size)
     FUZZ_CHECK (info.input <= i, "layer %u reads layer %u", i, info.input);
     FUZZ_CHECK (info.input_size
             == (info.input == DSP_MODEL_INPUT_FEATURES
-                    ? n_features
+                    ? n_inputs
                     : outputs[info.input - 1]),
         "layer %u: input size %u does not chain", i, info.input_size);
     FUZZ_CHECK (info.output_size >= 1

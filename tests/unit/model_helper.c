@@ -68,6 +68,25 @@ model_helper_spec_init_default (ModelHelperSpec *spec,
   spec->vad_layer = 4;
 }
 
+/**
+ * model_helper_spec_init_lookahead:
+ * @spec: filled.
+ * @weight_type: float, int8 or int8x8 weights.
+ * @seed: seed of the random weights.
+ * @lookahead: frames the network reads ahead (the header field).
+ *
+ * The default spec with a lookahead: layer 0 reads 1 + @lookahead frames'
+ * features, n_features x (1 + @lookahead) values.
+ */
+void
+model_helper_spec_init_lookahead (ModelHelperSpec *spec,
+    DspWeightType weight_type, guint32 seed, guint lookahead)
+{
+  model_helper_spec_init_default (spec, weight_type, seed);
+  spec->lookahead = lookahead;
+  spec->layers[0].input_size *= 1 + lookahead;
+}
+
 static void
 append_u32 (GByteArray *out, guint32 value)
 {
@@ -167,7 +186,7 @@ model_helper_build (const ModelHelperSpec *spec)
   append_u32 (out, spec->n_layers);
   append_u32 (out, spec->gain_layer);
   append_u32 (out, spec->vad_layer);
-  append_u32 (out, 0);
+  append_u32 (out, spec->lookahead);
   for (i = 0; i <= spec->config.n_bands; i++) {
     guint16 le = GUINT16_TO_LE (spec->config.band_edges[i]);
 
@@ -240,6 +259,69 @@ model_helper_random_model (DspWeightType weight_type, guint32 seed)
 
   model_helper_spec_init_default (&spec, weight_type, seed);
   return model_helper_build (&spec);
+}
+
+/* Writes @value as a little-endian float at data + offset. */
+static void
+put_f32 (guint8 *data, gsize offset, gfloat value)
+{
+  guint32 bits;
+
+  memcpy (&bits, &value, 4);
+  model_helper_put_u32 (data, offset, bits);
+}
+
+/**
+ * model_helper_fill_weights:
+ * @data: a model file whose layer @layer has float32 weights.
+ * @layer: a layer.
+ * @first_column: the first input column to set.
+ * @n_columns: how many columns.
+ * @value: the weight they get.
+ *
+ * Sets columns @first_column .. + @n_columns - 1 of every row of the
+ * layer's input matrix (a dense layer's W, a GRU's W_ih) to @value: the
+ * weights the layer gives those inputs. Call
+ * model_helper_fix_size_and_checksum() afterwards.
+ */
+void
+model_helper_fill_weights (guint8 *data, guint layer, guint first_column,
+    guint n_columns, gfloat value)
+{
+  gsize rec = model_helper_layer_record (data, layer);
+  guint kind = model_helper_get_u32 (data, rec);
+  guint n_in = model_helper_get_u32 (data, rec + 8);
+  guint n_out = model_helper_get_u32 (data, rec + 12);
+  gsize weights = model_helper_get_u32 (data, rec + 24);
+  guint rows = kind == DSP_LAYER_GRU ? 3 * n_out : n_out;
+  guint r, c;
+
+  g_assert_cmpuint (model_helper_get_u32 (data, rec + 20), ==, DSP_WEIGHT_F32);
+  g_assert_cmpuint (first_column + n_columns, <=, n_in);
+  for (r = 0; r < rows; r++)
+    for (c = first_column; c < first_column + n_columns; c++)
+      put_f32 (data, weights + 4 * ((gsize) r * n_in + c), value);
+}
+
+/**
+ * model_helper_fill_bias:
+ * @data: a model file.
+ * @layer: a dense layer.
+ * @value: the bias every output gets.
+ *
+ * Call model_helper_fix_size_and_checksum() afterwards.
+ */
+void
+model_helper_fill_bias (guint8 *data, guint layer, gfloat value)
+{
+  gsize rec = model_helper_layer_record (data, layer);
+  gsize bias = model_helper_get_u32 (data, rec + 32);
+  guint n_bias = model_helper_get_u32 (data, rec + 36) / 4;
+  guint i;
+
+  g_assert_cmpuint (model_helper_get_u32 (data, rec), ==, DSP_LAYER_DENSE);
+  for (i = 0; i < n_bias; i++)
+    put_f32 (data, bias + 4 * i, value);
 }
 
 /* Reads a little-endian u32 at data + offset. */

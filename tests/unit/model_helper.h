@@ -43,6 +43,7 @@ typedef struct
   ModelHelperLayer layers[DSP_MODEL_MAX_LAYERS];
   guint gain_layer;
   guint vad_layer;
+  guint lookahead; /* the header field; layer 0's input_size is the caller's */
   guint32 seed;
 } ModelHelperSpec;
 
@@ -51,7 +52,15 @@ void model_helper_default_config (DspFrameConfig *cfg, guint rate);
 void model_helper_spec_init_default (ModelHelperSpec *spec,
     DspWeightType weight_type, guint32 seed);
 
+void model_helper_spec_init_lookahead (ModelHelperSpec *spec,
+    DspWeightType weight_type, guint32 seed, guint lookahead);
+
 GBytes *model_helper_build (const ModelHelperSpec *spec);
+
+void model_helper_fill_weights (guint8 *data, guint layer, guint first_column,
+    guint n_columns, gfloat value);
+
+void model_helper_fill_bias (guint8 *data, guint layer, gfloat value);
 
 GBytes *model_helper_random_model (DspWeightType weight_type, guint32 seed);
 

@@ -201,6 +201,10 @@ START_TEST (test_accessors)
     ck_assert_uint_eq (cfg->band_edges[b], want.band_edges[b]);
   ck_assert_uint_eq (dsp_model_get_n_features (model),
       dsp_feature_layout_n_features (want.feature_layout_id, want.n_bands));
+  /* A file with 0 in the lookahead field reads its frame alone. */
+  ck_assert_uint_eq (dsp_model_get_lookahead (model), 0);
+  ck_assert_uint_eq (dsp_model_get_n_inputs (model),
+      dsp_model_get_n_features (model));
 
   ck_assert_uint_eq (dsp_model_get_id (model), fnv1a64 (data, size - 4));
   ck_assert_uint_eq (dsp_model_get_checksum (model),
@@ -245,6 +249,64 @@ START_TEST (test_accessors)
   ck_assert_uint_eq (dsp_model_scratch_size (model, 3),
       3 * (24 + 24 + 1) + 6 * 32);
   g_bytes_unref (bytes);
+}
+END_TEST
+
+/* A model with lookahead L reads rows of 1 + L frames' features: layer 0
+ * has n_features x (1 + L) inputs, dsp_model_forward() reads all of them
+ * (the gains follow the last frame's features), and the same file with
+ * lookahead 0 is refused, its layer 0 being too wide. */
+START_TEST (test_lookahead_model)
+{
+  guint lookahead = _i + 1;
+  ModelHelperSpec spec;
+  GBytes *bytes;
+  gsize size;
+  guint8 *data;
+  GError *error = NULL;
+  DspModel *model;
+  DspLayerInfo info;
+  gchar *needle;
+  gfloat *row, *scratch, hidden[56] = { 0 }, gains[2][24], vad[2];
+  guint n_feat, n_in, i, k;
+
+  model_helper_spec_init_lookahead (&spec, DSP_WEIGHT_F32, 9, lookahead);
+  bytes = model_helper_build (&spec);
+  model = dsp_model_new_from_bytes (bytes, &error);
+  ck_assert_msg (model != NULL, "%s", error ? error->message : "");
+  n_feat = dsp_model_get_n_features (model);
+  n_in = dsp_model_get_n_inputs (model);
+  ck_assert_uint_eq (dsp_model_get_lookahead (model), lookahead);
+  ck_assert_uint_eq (n_feat, 36);
+  ck_assert_uint_eq (n_in, 36 * (1 + lookahead));
+  ck_assert (dsp_model_get_layer_info (model, 0, &info));
+  ck_assert_uint_eq (info.input_size, n_in);
+  ck_assert_uint_eq (dsp_model_state_size (model, 1), G_N_ELEMENTS (hidden));
+
+  row = g_new (gfloat, n_in);
+  scratch = g_new (gfloat, dsp_model_scratch_size (model, 1));
+  for (k = 0; k < 2; k++) {
+    for (i = 0; i < n_in; i++)
+      row[i] = sinf (0.37f * i);
+    /* Only the last value of the row differs. */
+    row[n_in - 1] += 2.0f * k;
+    memset (hidden, 0, sizeof (hidden));
+    dsp_model_forward (model, row, hidden, 1, gains[k], &vad[k], scratch);
+  }
+  ck_assert (memcmp (gains[0], gains[1], sizeof (gains[0])) != 0);
+  g_free (row);
+  g_free (scratch);
+  dsp_model_unref (model);
+
+  data = g_bytes_unref_to_data (bytes, &size);
+  model_helper_put_u32 (data, 44, 0);
+  model_helper_fix_size_and_checksum (data, size);
+  needle = g_strdup_printf ("layer 0: input_size %u, the feature vector has "
+                            "36 values",
+      n_in);
+  assert_refused (data, size, DSP_ERROR_CORRUPT, needle);
+  g_free (needle);
+  g_free (data);
 }
 END_TEST
 
@@ -422,7 +484,12 @@ static const Corruption corruptions[] = {
   { "gain index", HEADER, 36, 9, FIX, DSP_ERROR_CORRUPT, "gain_layer 9" },
   { "gain kind", HEADER, 36, 2, FIX, DSP_ERROR_CORRUPT, "gain_layer 2" },
   { "vad shape", HEADER, 40, 3, FIX, DSP_ERROR_CORRUPT, "vad_layer 3" },
-  { "reserved", HEADER, 44, 1, FIX, DSP_ERROR_CORRUPT, "reserved" },
+  { "lookahead", HEADER, 44, 3, FIX, DSP_ERROR_UNSUPPORTED,
+    "lookahead 3 is outside 0..2" },
+  { "lookahead huge", HEADER, 44, 0xffffffff, FIX, DSP_ERROR_UNSUPPORTED,
+    "lookahead 4294967295" },
+  { "lookahead input", HEADER, 44, 1, FIX, DSP_ERROR_CORRUPT,
+    "layer 0: input_size 36, lookahead 1 gives feature rows of 2 frames" },
   { "edge first", EDGE (0), 0, 1, FIX, DSP_ERROR_INVALID, "band_edges[0]" },
   { "edge order", EDGE (5), 0, 8, FIX, DSP_ERROR_INVALID, "band_edges[5]" },
   { "edge last", EDGE (24), 0, 479, FIX, DSP_ERROR_INVALID,
@@ -882,6 +949,7 @@ model_suite (void)
   tc = tcase_create ("accessors");
   tcase_add_test (tc, test_accessors);
   tcase_add_test (tc, test_model_id);
+  tcase_add_loop_test (tc, test_lookahead_model, 0, DSP_MAX_LOOKAHEAD);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("corrupt");
