@@ -9,7 +9,10 @@
 Runs every sequence of FEATURES through the C inference
 (`rnndenoise-forward run`, i.e. dsp_model_forward(), each sequence from the
 zero state) and through the PyTorch network, and prints the largest
-absolute difference of the band gains and the VAD:
+absolute difference of the band gains and the VAD. A checkpoint with
+lookahead reads the rows train.py's gather() makes: each frame's features,
+then the next frames' (a sequence's last frames repeat its last frame),
+as rnndenoise-forward builds them.
 
   float32 file vs PyTorch (float32)
   int8 file vs PyTorch computing with the same dequantised int8 weights
@@ -36,6 +39,7 @@ import torch
 import featfile
 from modelfile import S8, dequantize, int8_weight_types, quantize_rows
 from net import load_checkpoint
+from train import gather
 
 
 def c_outputs(tool, model, features_path, n_frames, n_bands):
@@ -49,11 +53,12 @@ def c_outputs(tool, model, features_path, n_frames, n_bands):
 
 
 @torch.no_grad()
-def torch_outputs(net, data, dtype=torch.float32):
-    """Gains and VAD of every frame, each sequence from the zero state."""
+def torch_outputs(net, data, dtype=torch.float32, lookahead=0):
+    """Gains and VAD of every frame, each sequence from the zero state,
+    with the input rows training gives a network with that lookahead."""
     gains, vad = [], []
     for start, length in data.sequences():
-        x = torch.from_numpy(data.features[start:start + length][None])
+        x, _, _ = gather(data, np.array([start]), length, lookahead)
         g, v, _ = net(x.to(dtype))
         gains.append(g[0].double().numpy())
         vad.append(v[0].double().numpy())
@@ -95,10 +100,12 @@ def main():
     args = ap.parse_args()
 
     torch.set_num_threads(2)
-    net, _ = load_checkpoint(args.checkpoint)
+    net, ckpt = load_checkpoint(args.checkpoint)
+    lookahead = ckpt.get("lookahead", 0)
     data = featfile.FeatureFile(args.features)
     n_frames, n_bands = len(data.vad), data.header["n_bands"]
-    reference = torch_outputs(net, data)
+    reference = torch_outputs(net, data, lookahead=lookahead)
+    print("check: lookahead %d frame(s)" % lookahead)
     print("check: %d sequences, %d frames" % (len(data.lengths), n_frames))
 
     failed = False
@@ -111,7 +118,8 @@ def main():
     if args.int8:
         c_int8 = c_outputs(args.forward_tool, args.int8, args.features,
                            n_frames, n_bands)
-        twin = torch_outputs(int8_twin(net), data, torch.float64)
+        twin = torch_outputs(int8_twin(net), data, torch.float64,
+                             lookahead)
         dg, dv = max_diff(c_int8, twin)
         print("check: int8 file vs PyTorch with the same int8 weights: "
               "max |diff| gains %.2e, vad %.2e" % (dg, dv))

@@ -15,7 +15,11 @@ small-scale features with almost no resolution; it holds under 2 % of the
 weights. The int8x8 file has the same int8 weights, marked so that the
 runtime quantises their inputs to 8 bits too and sums in integers (twice
 the products per instruction); every layer but the first may, since they
-read tanh, GRU or sigmoid outputs, bounded by 1. Prints the sizes.
+read tanh, GRU or sigmoid outputs, bounded by 1. A checkpoint trained
+with --lookahead N gives a file whose lookahead field is N: its first layer
+reads the frame's features and the next N frames' (train.py's
+with_lookahead_inputs(), the normalisation folded in as usual). Prints the
+sizes.
 """
 
 import argparse
@@ -29,16 +33,18 @@ def export(checkpoint, out, variant):
     """Write one model file from a checkpoint: variant "f32", "int8" or
     "int8x8"; returns its size in bytes."""
     net, ckpt = load_checkpoint(checkpoint)
-    if ckpt.get("lookahead", 0):
-        raise SystemExit("export.py: %s reads %d frame(s) of lookahead, which "
-                         "no model file can hold" % (checkpoint,
-                                                     ckpt["lookahead"]))
+    # Checkpoints from before train.py --lookahead have no such key.
+    lookahead = ckpt.get("lookahead", 0)
+    frame = ckpt["frame_config"]
+    if net.sizes["n_features"] != frame["n_features"] * (1 + lookahead):
+        raise SystemExit("export.py: %s reads %d features, not %d frame(s) "
+                         "of %d" % (checkpoint, net.sizes["n_features"],
+                                    1 + lookahead, frame["n_features"]))
     layers, gain_layer, vad_layer = net.export_layers()
     types = {"f32": [F32] * len(layers),
              "int8": int8_weight_types(len(layers)),
              "int8x8": int8x8_weight_types(layers)}[variant]
-    blob = model_bytes(ckpt["frame_config"], layers, gain_layer, vad_layer,
-                       types)
+    blob = model_bytes(frame, layers, gain_layer, vad_layer, types, lookahead)
     with open(out, "wb") as f:
         f.write(blob)
     return len(blob)

@@ -16,6 +16,8 @@ MAGIC = b"RNDM"
 VERSION = 1
 HEADER_SIZE = 48
 RECORD_SIZE = 48
+# Frames past the current one a network may read (the header's lookahead).
+MAX_LOOKAHEAD = 2
 # Weight types: float32; int8 with per-row scales; int8x8, the same
 # weights with the inputs quantised too (only for inputs bounded by 1).
 F32, S8, S8X8 = 0, 1, 2
@@ -56,9 +58,15 @@ def int8_weight_types(n_layers):
     return [F32] + [S8] * (n_layers - 1)
 
 
-def model_bytes(frame, layers, gain_layer, vad_layer, weight_types):
+def model_bytes(frame, layers, gain_layer, vad_layer, weight_types,
+                lookahead=0):
     """The whole model file as bytes, checksum included; weight_types has
-    one entry (F32, S8 or S8X8) per layer."""
+    one entry (F32, S8 or S8X8) per layer; lookahead is the frames the
+    network reads past the current one (its layer 0 then reads
+    n_features x (1 + lookahead) values)."""
+    if not 0 <= lookahead <= MAX_LOOKAHEAD:
+        raise ValueError("lookahead %d is outside 0..%d"
+                         % (lookahead, MAX_LOOKAHEAD))
     n_bands = frame["n_bands"]
     edges = struct.pack("<%dH" % (n_bands + 1), *frame["band_edges"])
     edges += b"\0" * (-len(edges) % 4)
@@ -86,15 +94,15 @@ def model_bytes(frame, layers, gain_layer, vad_layer, weight_types):
     head = MAGIC + struct.pack(
         "<11I", VERSION, size, frame["sample_rate"], frame["hop"],
         frame["window"], n_bands, frame["feature_layout_id"], len(layers),
-        gain_layer, vad_layer, 0)
+        gain_layer, vad_layer, lookahead)
     body = head + edges + records + bytes(data)
     assert len(body) + 4 == size
     return body + struct.pack("<I", zlib.crc32(body))
 
 
 def read_model(path):
-    """A float32 model file as (frame, layers, gain_layer, vad_layer), in
-    export.py's model_bytes() terms."""
+    """A float32 model file as (frame, layers, gain_layer, vad_layer,
+    lookahead), in export.py's model_bytes() terms."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:4] != MAGIC:
@@ -102,7 +110,7 @@ def read_model(path):
     if zlib.crc32(data[:-4]) != struct.unpack_from("<I", data, len(data) - 4)[0]:
         sys.exit("%s: checksum mismatch" % path)
     (_, _, rate, hop, window, n_bands, layout, n_layers, gain_layer,
-     vad_layer, _) = struct.unpack_from("<11I", data, 4)
+     vad_layer, lookahead) = struct.unpack_from("<11I", data, 4)
     edges = struct.unpack_from("<%dH" % (n_bands + 1), data, HEADER_SIZE)
     table = HEADER_SIZE + 2 * (n_bands + 1) + (-2 * (n_bands + 1) % 4)
     frame = {"sample_rate": rate, "hop": hop, "window": window,
@@ -127,7 +135,7 @@ def read_model(path):
         layers.append({"kind": kind, "input": inp, "activation": act,
                        "weights": [m.astype(np.float32) for m in mats],
                        "biases": [v.astype(np.float32) for v in vecs]})
-    return frame, layers, gain_layer, vad_layer
+    return frame, layers, gain_layer, vad_layer, lookahead
 
 
 def bounded_inputs(layers, i):

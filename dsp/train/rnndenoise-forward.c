@@ -10,8 +10,11 @@
  * run: feeds the feature rows of a file written by rnndenoise-features
  * through dsp_model_forward(), each sequence from the zero state, batch 1,
  * and writes one row of n_bands gains then the VAD probability per frame
- * (little-endian float32, sequences in file order). The training exporter
- * compares these with PyTorch's outputs.
+ * (little-endian float32, sequences in file order). A model with lookahead
+ * L reads, for each frame, its features and those of the next L frames, a
+ * sequence's last frame standing in for the frames past its end, as
+ * training's gather() builds them. The training exporter compares these
+ * with PyTorch's outputs.
  *
  * denoise: runs a mono 48 kHz file (WAV or raw float32, as
  * rnndenoise-features reads them) through a DspProcessor with the given
@@ -62,17 +65,66 @@ check_layout (const DspModel *model, const TrainFeatures *features,
   return TRUE;
 }
 
+/* Fills @input with the row @model reads for frame @t of the sequence of
+ * @length frames starting at @rows: frame t's features, then those of
+ * frames t + 1 .. t + lookahead, each clamped to the sequence's last
+ * frame. */
+static void
+lookahead_row (const DspModel *model, const TrainFeatures *features,
+    const gfloat *rows, guint length, guint t, gfloat *input)
+{
+  guint n_features = dsp_model_get_n_features (model);
+  guint k;
+
+  for (k = 0; k <= dsp_model_get_lookahead (model); k++) {
+    guint frame = MIN (t + k, length - 1);
+
+    memcpy (input + (gsize) k * n_features,
+        rows + (gsize) frame * features->head.row_size,
+        n_features * sizeof (gfloat));
+  }
+}
+
+/* Runs every sequence from the zero state; writes n_bands gains and the
+ * VAD per frame to @out_rows. */
+static void
+run_sequences (const DspModel *model, const TrainFeatures *features,
+    gfloat *out_rows)
+{
+  guint n_bands = dsp_model_get_frame_config (model)->n_bands;
+  gsize state_size = dsp_model_state_size (model, 1);
+  gfloat *hidden = g_new (gfloat, MAX (state_size, 1));
+  gfloat *scratch = g_new (gfloat, MAX (dsp_model_scratch_size (model, 1), 1));
+  gfloat *input = g_new (gfloat, dsp_model_get_n_inputs (model));
+  const gfloat *rows = features->rows;
+  gsize k = 0;
+  guint s, t;
+
+  for (s = 0; s < features->head.n_sequences; s++) {
+    guint length = features->lengths[s];
+
+    memset (hidden, 0, sizeof (gfloat) * state_size);
+    for (t = 0; t < length; t++) {
+      lookahead_row (model, features, rows, length, t, input);
+      dsp_model_forward (model, input, hidden, 1, out_rows + k,
+          out_rows + k + n_bands, scratch);
+      k += n_bands + 1;
+    }
+    rows += (gsize) length * features->head.row_size;
+  }
+  g_free (hidden);
+  g_free (scratch);
+  g_free (input);
+}
+
 static gboolean
 run_features (const DspModel *model, const gchar *features_path,
     const gchar *out_path, GError **error)
 {
   TrainFeatures *features;
   guint n_bands = dsp_model_get_frame_config (model)->n_bands;
-  gsize state_size = dsp_model_state_size (model, 1);
-  gfloat *hidden, *scratch, *out_rows;
-  const gfloat *row;
-  guint s, t;
-  gsize k = 0;
+  gsize n_out;
+  gfloat *out_rows;
   gboolean ok;
   FILE *out;
 
@@ -84,19 +136,9 @@ run_features (const DspModel *model, const gchar *features_path,
     return FALSE;
   }
 
-  hidden = g_new (gfloat, state_size);
-  scratch = g_new (gfloat, MAX (dsp_model_scratch_size (model, 1), 1));
-  out_rows = g_new (gfloat, MAX (features->head.n_frames, 1) * (n_bands + 1));
-  row = features->rows;
-  for (s = 0; s < features->head.n_sequences; s++) {
-    memset (hidden, 0, sizeof (gfloat) * state_size);
-    for (t = 0; t < features->lengths[s]; t++) {
-      dsp_model_forward (model, row, hidden, 1, out_rows + k,
-          out_rows + k + n_bands, scratch);
-      row += features->head.row_size;
-      k += n_bands + 1;
-    }
-  }
+  n_out = (gsize) features->head.n_frames * (n_bands + 1);
+  out_rows = g_new (gfloat, MAX (n_out, 1));
+  run_sequences (model, features, out_rows);
 
   out = fopen (out_path, "wb");
   if (out == NULL) {
@@ -104,15 +146,13 @@ run_features (const DspModel *model, const gchar *features_path,
         "cannot open %s for writing", out_path);
     ok = FALSE;
   } else {
-    ok = train_write_floats (out, out_rows, k, error);
+    ok = train_write_floats (out, out_rows, n_out, error);
     if (fclose (out) != 0 && ok) {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, "cannot close %s",
           out_path);
       ok = FALSE;
     }
   }
-  g_free (hidden);
-  g_free (scratch);
   g_free (out_rows);
   train_features_free (features);
   return ok;

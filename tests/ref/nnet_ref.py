@@ -165,7 +165,9 @@ def forward(layers, gain_layer, vad_layer, wtype, features, hidden):
 
 # ---- the model file -------------------------------------------------------
 
-def write_model(path, layers, gain_layer, vad_layer, wtype):
+def write_model(path, layers, gain_layer, vad_layer, wtype, lookahead=0):
+    """A model file of the reference network's layers; lookahead is the
+    header field (layer 0's input size must match it)."""
     n = len(layers)
     edges = struct.pack("<%dH" % len(BAND_EDGES), *BAND_EDGES)
     edges += b"\0" * (-len(edges) % 4)
@@ -198,7 +200,7 @@ def write_model(path, layers, gain_layer, vad_layer, wtype):
     size = data_start + len(data) + 4
     head = b"RNDM" + struct.pack("<11I", 1, size, SAMPLE_RATE, HOP, WINDOW,
                                  N_BANDS, LAYOUT_CEPSTRUM_V1, n, gain_layer,
-                                 vad_layer, 0)
+                                 vad_layer, lookahead)
     body = head + edges + records + bytes(data)
     assert len(body) + 4 == size
     with open(path, "wb") as f:

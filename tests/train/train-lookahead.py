@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """dsp/train/train.py --lookahead: the network reads the next frames too.
 
-    train-lookahead.py RNNDENOISE_FEATURES
+    train-lookahead.py RNNDENOISE_FEATURES RNNDENOISE_FORWARD
 
 Makes a features file from a voiced tone complex in noise and a random
 network as a train.py checkpoint. With one frame of lookahead, each input
@@ -10,9 +10,12 @@ row is the frame's features followed by the next frame's (a chunk's last
 frame repeated), the targets stay the frame's own; the network widened
 for it gives exactly the original's gains and losses; one epoch of
 train.py --lookahead 1 from the checkpoint writes a network that reads
-twice the features and says so; export.py refuses it (no model file holds
-a lookahead), and train.py refuses to go on from it with another
-lookahead. Skipped (77) without PyTorch (python3-torch).
+twice the features and says so; export.py writes it as a model file with
+lookahead 1, whose C forward pass (rnndenoise-forward run) gives PyTorch's
+gains and VAD over the whole sequence with the same rows (gather() with
+lookahead 1), as check_export.py also finds; train.py refuses to go on
+from it with another lookahead. Skipped (77) without PyTorch
+(python3-torch).
 """
 
 import math
@@ -25,8 +28,8 @@ import tempfile
 
 from checks import TRAIN, Checks, need
 
-np, torch, featfile, net_module, train = need("numpy", "torch", "featfile",
-                                              "net", "train")
+np, torch, featfile, modelfile, net_module, train = need(
+    "numpy", "torch", "featfile", "modelfile", "net", "train")
 
 RATE = 48000
 check = Checks()
@@ -62,6 +65,81 @@ def check_rows(feats):
           "the targets are the frame's own")
 
 
+@torch.no_grad()
+def torch_outputs(net, feats, lookahead, own_twice=False):
+    """Gains and VAD of every frame, each sequence from the zero state, on
+    the rows training makes (or, own_twice, on rows that repeat the frame's
+    own features where the next frame's belong)."""
+    gains, vad = [], []
+    for start, length in feats.sequences():
+        x, _, _ = train.gather(feats, np.array([start]), length, lookahead)
+        if own_twice:
+            x, _, _ = train.gather(feats, np.array([start]), length)
+            x = torch.cat([x, x], dim=-1)
+        g, v, _ = net(x)
+        gains.append(g[0].double().numpy())
+        vad.append(v[0].double().numpy())
+    return np.concatenate(gains), np.concatenate(vad)
+
+
+def c_outputs(forward_tool, model, features, n_bands):
+    """Gains and VAD of every frame from rnndenoise-forward run."""
+    out = model + ".out"
+    subprocess.run([forward_tool, "run", model, features, out], check=True)
+    rows = np.fromfile(out, dtype="<f4").reshape(-1, n_bands + 1)
+    return rows[:, :n_bands].astype(np.float64), rows[:, n_bands].astype(
+        np.float64)
+
+
+def check_export(folder, trained, feats, forward_tool):
+    """export.py writes the lookahead checkpoint la.pt; the C forward pass
+    of the file matches PyTorch's."""
+    def at(name):
+        return os.path.join(folder, name)
+
+    proc = subprocess.run(
+        [sys.executable, os.path.join(TRAIN, "export.py"), at("la.pt"),
+         at("la.rnnm")], capture_output=True, text=True)
+    check(proc.returncode == 0 and os.path.exists(at("la.rnnm")),
+          "export.py writes it (exit %d)%s" % (
+              proc.returncode, ": " + proc.stderr.strip()[-70:]
+              if proc.returncode else ""))
+    if proc.returncode != 0:
+        return
+    n = feats.header["n_features"]
+    with open(at("la.rnnm"), "rb") as f:
+        head = f.read(48)
+    lookahead = struct.unpack_from("<I", head, 44)[0]
+    check(lookahead == 1, "its header says lookahead %d" % lookahead)
+    _, layers, _, _, read_ahead = modelfile.read_model(at("la.rnnm"))
+    check(read_ahead == 1 and layers[0]["weights"][0].shape[1] == 2 * n,
+          "its layer 0 reads 2 x %d features (%d)"
+          % (n, layers[0]["weights"][0].shape[1]))
+
+    n_bands = feats.header["n_bands"]
+    want = torch_outputs(trained, feats, 1)
+    got = c_outputs(forward_tool, at("la.rnnm"), at("l3.rndf"), n_bands)
+    dg = np.abs(got[0] - want[0]).max()
+    dv = np.abs(got[1] - want[1]).max()
+    check(got[0].shape == want[0].shape and max(dg, dv) <= 1e-5,
+          "rnndenoise-forward run gives PyTorch's outputs with lookahead 1 "
+          "over %d frames: max |diff| gains %.2e, vad %.2e (1e-5)"
+          % (len(want[1]), dg, dv))
+    # The agreement means something only if rows off by a frame would not
+    # agree.
+    wrong = torch_outputs(trained, feats, 1, own_twice=True)
+    dw = np.abs(wrong[0] - want[0]).max()
+    check(dw > 1e-3, "the next frame's features matter: the frame's own in "
+          "their place move the gains by %.2e" % dw)
+    proc = subprocess.run(
+        [sys.executable, os.path.join(TRAIN, "check_export.py"), at("la.pt"),
+         at("l3.rndf"), forward_tool, at("la.rnnm"), "--tolerance", "1e-5"],
+        capture_output=True, text=True)
+    check(proc.returncode == 0 and "lookahead 1" in proc.stdout,
+          "check_export.py agrees (exit %d): %s"
+          % (proc.returncode, (proc.stdout + proc.stderr).strip()[-70:]))
+
+
 def run_train(folder, features, init, out, lookahead):
     return subprocess.run(
         [sys.executable, os.path.join(TRAIN, "train.py"), features, features,
@@ -72,7 +150,7 @@ def run_train(folder, features, init, out, lookahead):
 
 
 def main():
-    features_tool = sys.argv[1]
+    features_tool, forward_tool = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as folder:
         def at(name):
             return os.path.join(folder, name)
@@ -112,13 +190,7 @@ def main():
                   and trained.sizes["n_features"] == 2 * cfg["n_features"],
                   "the checkpoint reads 2 x %d features, lookahead %s"
                   % (cfg["n_features"], ckpt.get("lookahead")))
-            proc = subprocess.run(
-                [sys.executable, os.path.join(TRAIN, "export.py"),
-                 at("la.pt"), at("la.rnnm")], capture_output=True, text=True)
-            check(proc.returncode != 0 and "lookahead" in proc.stderr
-                  and not os.path.exists(at("la.rnnm")),
-                  "export.py refuses it (exit %d): %s"
-                  % (proc.returncode, proc.stderr.strip()[-70:]))
+            check_export(folder, trained, feats, forward_tool)
             proc = run_train(folder, at("l3.rndf"), at("la.pt"), "la2.pt", 2)
             check(proc.returncode != 0 and "lookahead" in proc.stderr,
                   "going on from it with --lookahead 2 is refused (exit %d):"
