@@ -494,12 +494,39 @@ dsp_features_limit_to_noise_floor (const DspFeatures *self,
     gfloat over_subtraction, gfloat *band_gains)
 {
   gfloat above[DSP_MAX_BANDS];
-  guint b;
 
   g_return_if_fail (self != NULL && band_gains != NULL);
 
   if (!(over_subtraction > 0.0f)
       || !dsp_features_smoothed_above_floor (self, above))
+    return;
+  dsp_features_limit_to_floor_distance (self, above, over_subtraction,
+      band_gains);
+}
+
+/**
+ * dsp_features_limit_to_floor_distance:
+ * @self: a #DspFeatures of a layout that tracks a noise floor.
+ * @above: n_bands values from dsp_features_smoothed_above_floor(): the
+ *   tracker's state as the frame the gains are for left it.
+ * @over_subtraction: as for dsp_features_limit_to_noise_floor().
+ * @band_gains: (inout): n_bands linear gains, limited as
+ *   dsp_features_limit_to_noise_floor() does.
+ *
+ * dsp_features_limit_to_noise_floor() from floor distances kept from an
+ * earlier frame: a processor whose network reads frames ahead applies a
+ * frame's gains after the tracker has moved on, and limits them by the
+ * frame's own state. Never allocates.
+ */
+void
+dsp_features_limit_to_floor_distance (const DspFeatures *self,
+    const gfloat *above, gfloat over_subtraction, gfloat *band_gains)
+{
+  guint b;
+
+  g_return_if_fail (self != NULL && above != NULL && band_gains != NULL);
+
+  if (!(over_subtraction > 0.0f))
     return;
   for (b = 0; b < self->n_bands; b++) {
     /* F / S from log10 values: a restored snapshot's may be far off, and

@@ -74,6 +74,9 @@ gboolean dsp_features_smoothed_above_floor (const DspFeatures *self,
 void dsp_features_limit_to_noise_floor (const DspFeatures *self,
     gfloat over_subtraction, gfloat *band_gains);
 
+void dsp_features_limit_to_floor_distance (const DspFeatures *self,
+    const gfloat *above, gfloat over_subtraction, gfloat *band_gains);
+
 gfloat dsp_features_gain_floor (gfloat attenuation_limit_db);
 
 void dsp_features_apply_gains (const DspFeatures *self, const gfloat *bin_gains,
