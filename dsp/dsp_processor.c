@@ -21,6 +21,16 @@
  * input that arrives in whole frames, and up to one hop more otherwise.
  * The pre-roll count means the same in both modes (it counts the input
  * samples of the stream's first `latency`), so the history is one format.
+ *
+ * A model with lookahead L (dsp_model_get_lookahead()) reads, for frame
+ * t - L, the features of frames t - L .. t: each channel keeps the last L
+ * frames' spectra, feature rows and noise-floor distances in a delay line,
+ * and when frame t completes the network runs on the row [features (t - L),
+ * ..., features (t)] and its gains go to frame t - L, which is then
+ * synthesised. Everything after the analysis is L hops later, so the
+ * latency is L hops more. The delay line and the count of the stream's
+ * frames seen so far (0..L) are DSP history too; with L = 0 there is no
+ * delay line and the history is what it always was.
  */
 #include "config.h"
 
@@ -53,12 +63,16 @@ struct _DspProcessor
   guint hop;
   guint n_bins;
   guint n_bands;
-  guint n_features;
+  guint n_features;       /* per frame */
+  guint lookahead;        /* frames the network reads ahead, L */
+  guint n_inputs;         /* n_features x (1 + L): one channel's row */
+  gboolean tracks_floor;  /* the layout has a noise-floor tracker */
   gsize stft_history;     /* floats per channel */
   gsize features_history; /* floats per channel */
   gsize pitch_history;    /* floats per channel, 0 below layout 3 */
+  gsize delay_history;    /* floats per channel: the delay line (L frames) */
   gsize history_per_channel;
-  gsize history_size; /* floats, all channels + partial position */
+  gsize history_size; /* floats: channels, frames seen, position, pre-roll */
   gsize state_size;   /* floats of hidden state */
 
   /* Streaming thread only. The objects below are working copies: they are
@@ -77,20 +91,66 @@ struct _DspProcessor
   gfloat *in_frame;       /* owned; channels x hop, partial frame */
   gfloat *out_frame;      /* owned; channels x hop, pending output */
   guint pos;              /* samples in the partial frame */
+  guint frames_seen;      /* frames of the stream so far, up to L */
   guint preroll;          /* input samples until no output is dropped */
-  guint latency;          /* samples: STFT delay + one hop */
+  guint latency;          /* samples: STFT delay + (1 + L) hops */
   gboolean frame_output;  /* write each frame out when it completes */
   gfloat *hidden;         /* owned; state_size */
   gfloat *history;        /* owned; history_size */
-  gfloat *spectrum;       /* owned; channels x n_bins x 2 */
+  /* Per channel, the delay line: 1 + L slots, frames t - L .. t, oldest
+   * first; after each frame the slots move down one and slots 0 .. L - 1
+   * are the history. */
+  gfloat *spectrum;       /* owned; channels x (1 + L) x n_bins x 2 */
+  gfloat *feature_rows;   /* owned; channels x n_inputs: the network rows */
+  gfloat *floor_above;    /* owned; channels x (1 + L) x n_bands; NULL
+                           * unless tracks_floor */
   gfloat *pitch_spectrum; /* owned; n_bins x 2, layout 3 only */
-  gfloat *feature_rows;   /* owned; channels x n_features */
   gfloat *band_gains;     /* owned; channels x n_bands */
   gfloat *vad;            /* owned; channels */
   gfloat *bin_gains;      /* owned; n_bins */
   gfloat *scratch;        /* owned; dsp_model_scratch_size () */
   gfloat *zeros;          /* owned; hop x channels of silence */
 };
+
+/* Slot @slot (0 = the oldest) of channel @c's delay line. */
+static gfloat *
+spectrum_slot (const DspProcessor *self, guint c, guint slot)
+{
+  return self->spectrum
+      + ((gsize) c * (1 + self->lookahead) + slot) * self->n_bins * 2;
+}
+
+static gfloat *
+floor_above_slot (const DspProcessor *self, guint c, guint slot)
+{
+  return self->floor_above
+      + ((gsize) c * (1 + self->lookahead) + slot) * self->n_bands;
+}
+
+/* Copies channel @c's delayed frames (slots 0 .. L - 1: spectra, feature
+ * rows, floor distances) to @history, or back from it. */
+static void
+copy_delay_line (DspProcessor *self, guint c, gfloat *history, gboolean save)
+{
+  gsize n_spectra = (gsize) self->lookahead * self->n_bins * 2;
+  gsize n_rows = (gsize) self->lookahead * self->n_features;
+  gsize n_above = self->tracks_floor ? self->lookahead * self->n_bands : 0;
+  gfloat *parts[3] = { spectrum_slot (self, c, 0),
+    self->feature_rows + (gsize) c * self->n_inputs,
+    self->tracks_floor ? floor_above_slot (self, c, 0) : NULL };
+  gsize sizes[3] = { n_spectra, n_rows, n_above };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (parts); i++) {
+    if (sizes[i] == 0)
+      continue;
+    if (save)
+      memcpy (history, parts[i], sizes[i] * sizeof (gfloat));
+    else
+      memcpy (parts[i], history, sizes[i] * sizeof (gfloat));
+    history += sizes[i];
+  }
+}
 
 static void
 save_history (DspProcessor *self, gfloat *history)
@@ -111,7 +171,11 @@ save_history (DspProcessor *self, gfloat *history)
     memcpy (p, self->out_frame + c * self->hop, self->hop * sizeof (gfloat));
     p += self->hop;
     *p++ = self->gate_hold[c];
+    copy_delay_line (self, c, p, TRUE);
+    p += self->delay_history;
   }
+  if (self->lookahead > 0)
+    *p++ = (gfloat) self->frames_seen;
   p[0] = (gfloat) self->pos;
   p[1] = (gfloat) self->preroll;
 }
@@ -138,11 +202,28 @@ all_within_limit (const gfloat *values, gsize n)
   return (outside[0] | outside[1] | outside[2] | outside[3]) == 0;
 }
 
+/* Floor distances are never negative (dsp_features_smoothed_above_floor());
+ * a damaged snapshot's would turn the speech protection's lift into a cut
+ * below zero. */
+static void
+clamp_floor_above (DspProcessor *self, guint c)
+{
+  gfloat *above;
+  guint i;
+
+  if (!self->tracks_floor)
+    return;
+  above = floor_above_slot (self, c, 0);
+  for (i = 0; i < self->lookahead * self->n_bands; i++)
+    above[i] = MAX (above[i], 0.0f);
+}
+
 /* An imported history passed the snapshot checks but its values are not
  * trusted: non-finite values become silence, and every value is clipped to
  * the range input samples are clipped to (huge but finite history values
  * would otherwise overflow the synthesis to infinity); a bad position
- * becomes 0. Valid histories are within that range and pass unchanged. */
+ * becomes 0, the count of frames seen is clamped to 0..L. Valid histories
+ * are within that range and pass unchanged. */
 static void
 load_history (DspProcessor *self, gfloat *history)
 {
@@ -172,6 +253,14 @@ load_history (DspProcessor *self, gfloat *history)
     p += self->hop;
     self->gate_hold[c] = CLAMP (*p, 0.0f, 1e6f);
     p++;
+    copy_delay_line (self, c, p, FALSE);
+    p += self->delay_history;
+    clamp_floor_above (self, c);
+  }
+  if (self->lookahead > 0) {
+    gfloat seen = *p++;
+
+    self->frames_seen = (guint) CLAMP (seen, 0.0f, (gfloat) self->lookahead);
   }
   pos = p[0];
   preroll = p[1];
@@ -184,12 +273,16 @@ load_history (DspProcessor *self, gfloat *history)
 /* GRU states are tanh-bounded: the range side outputs are quantised for. */
 #define STATE_ABS_MAX 1.0f
 
-/* The algorithmic delay of @cfg's framing, in samples: the STFT delay
- * (window - hop) plus one hop of frame buffering. */
+/* The algorithmic delay of @model, in samples: the STFT delay (window -
+ * hop), one hop of frame buffering, and one hop per frame the network
+ * reads ahead. */
 static guint
-latency_of (const DspFrameConfig *cfg)
+latency_of (const DspModel *model)
 {
-  return cfg->window - cfg->hop + cfg->hop;
+  const DspFrameConfig *cfg = dsp_model_get_frame_config (model);
+
+  return cfg->window - cfg->hop + cfg->hop
+      + dsp_model_get_lookahead (model) * cfg->hop;
 }
 
 static gboolean
@@ -204,18 +297,22 @@ check_model (DspModel *model, guint channels, GError **error)
   }
   if (!dsp_frame_config_validate (cfg, error))
     return FALSE;
-  if (dsp_model_get_lookahead (model) > 0) {
-    g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
-        "the model reads %u frames ahead; this processor reads none",
-        dsp_model_get_lookahead (model));
-    return FALSE;
-  }
   if (dsp_model_get_n_gru_layers (model) < 1) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
         "the model has no GRU layer, so no recurrent state");
     return FALSE;
   }
   return TRUE;
+}
+
+/* Whether @features' layout keeps a noise-floor tracker, whose distances
+ * the gains are limited and weighed by. */
+static gboolean
+tracks_floor (const DspFeatures *features)
+{
+  gfloat above[DSP_MAX_BANDS];
+
+  return dsp_features_smoothed_above_floor (features, above);
 }
 
 static void
@@ -229,6 +326,7 @@ allocate_working_memory (DspProcessor *self)
     self->stft[c] = dsp_stft_new (&self->cfg);
     self->features[c] = dsp_features_new (&self->cfg);
   }
+  self->tracks_floor = tracks_floor (self->features[0]);
   /* Only layout 3 reads the pitch, so only its snapshots carry the input
    * samples the pitch search needs. */
   if (self->cfg.feature_layout_id == DSP_FEATURE_LAYOUT_PITCH_V3) {
@@ -240,23 +338,32 @@ allocate_working_memory (DspProcessor *self)
   }
   self->stft_history = dsp_stft_history_size (self->stft[0]);
   self->features_history = dsp_features_history_size (self->features[0]);
+  self->delay_history = (gsize) self->lookahead
+      * ((gsize) self->n_bins * 2 + self->n_features
+          + (self->tracks_floor ? self->n_bands : 0));
   /* Per channel: STFT, features, pitch, partial frame, pending output,
-   * gate. */
+   * gate, delay line; then the frames seen (with lookahead only), the
+   * position and the pre-roll. */
   self->history_per_channel = self->stft_history + self->features_history
-      + self->pitch_history + 2 * self->hop + 1;
-  self->history_size = self->channels * self->history_per_channel + 2;
-  self->latency = latency_of (&self->cfg);
-  g_warn_if_fail (
-      self->latency == dsp_stft_get_delay (self->stft[0]) + self->hop);
+      + self->pitch_history + 2 * self->hop + 1 + self->delay_history;
+  self->history_size = self->channels * self->history_per_channel
+      + (self->lookahead > 0 ? 1 : 0) + 2;
+  self->latency = latency_of (self->model);
+  g_warn_if_fail (self->latency
+      == dsp_stft_get_delay (self->stft[0])
+          + (1 + self->lookahead) * self->hop);
   self->preroll = self->latency;
 
   self->in_frame = g_new0 (gfloat, (gsize) self->channels * self->hop);
   self->out_frame = g_new0 (gfloat, (gsize) self->channels * self->hop);
   self->hidden = g_new0 (gfloat, self->state_size);
   self->history = g_new0 (gfloat, self->history_size);
-  self->spectrum = g_new0 (gfloat, (gsize) self->channels * self->n_bins * 2);
-  self->feature_rows
-      = g_new0 (gfloat, (gsize) self->channels * self->n_features);
+  self->spectrum = g_new0 (gfloat,
+      (gsize) self->channels * (1 + self->lookahead) * self->n_bins * 2);
+  self->feature_rows = g_new0 (gfloat, (gsize) self->channels * self->n_inputs);
+  if (self->tracks_floor)
+    self->floor_above = g_new0 (gfloat,
+        (gsize) self->channels * (1 + self->lookahead) * self->n_bands);
   self->band_gains = g_new0 (gfloat, (gsize) self->channels * self->n_bands);
   self->vad = g_new0 (gfloat, self->channels);
   self->bin_gains = g_new0 (gfloat, self->n_bins);
@@ -298,6 +405,8 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->n_bins = dsp_frame_config_get_n_bins (&self->cfg);
   self->n_bands = self->cfg.n_bands;
   self->n_features = dsp_model_get_n_features (model);
+  self->lookahead = dsp_model_get_lookahead (model);
+  self->n_inputs = dsp_model_get_n_inputs (model);
   self->state_size = dsp_model_state_size (model, channels);
   self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
   self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
@@ -346,6 +455,7 @@ dsp_processor_free (DspProcessor *self)
   g_free (self->history);
   g_free (self->spectrum);
   g_free (self->feature_rows);
+  g_free (self->floor_above);
   g_free (self->band_gains);
   g_free (self->vad);
   g_free (self->bin_gains);
@@ -402,9 +512,10 @@ dsp_processor_get_hop (const DspProcessor *self)
  * @self: a processor
  *
  * Returns: the algorithmic delay in samples per channel: the STFT delay plus
- * one hop of frame buffering (960 samples, 20 ms, at 48 kHz). Output sample
- * i is input sample i denoised, available once input sample i + latency has
- * been processed.
+ * one hop of frame buffering (960 samples, 20 ms, at 48 kHz), plus one hop
+ * per frame the model reads ahead (dsp_model_get_lookahead()). Output
+ * sample i is input sample i denoised, available once input sample i +
+ * latency has been processed.
  */
 guint
 dsp_processor_get_latency (const DspProcessor *self)
@@ -425,7 +536,7 @@ guint
 dsp_processor_get_model_latency (const DspModel *model)
 {
   g_return_val_if_fail (model != NULL, 0);
-  return latency_of (dsp_model_get_frame_config (model));
+  return latency_of (model);
 }
 
 /**
@@ -433,8 +544,9 @@ dsp_processor_get_model_latency (const DspModel *model)
  * @model: a model
  *
  * Returns: the delay of a frame-output processor of @model fed whole
- * frames, in samples per channel: the STFT delay alone (480 samples, 10 ms,
- * at 48 kHz), one hop less than dsp_processor_get_model_latency().
+ * frames, in samples per channel: the STFT delay (480 samples, 10 ms, at
+ * 48 kHz) plus one hop per frame the model reads ahead, one hop less than
+ * dsp_processor_get_model_latency().
  */
 guint
 dsp_processor_get_aligned_latency (const DspModel *model)
@@ -443,7 +555,7 @@ dsp_processor_get_aligned_latency (const DspModel *model)
 
   g_return_val_if_fail (model != NULL, 0);
   cfg = dsp_model_get_frame_config (model);
-  return latency_of (cfg) - cfg->hop;
+  return latency_of (model) - cfg->hop;
 }
 
 /**
@@ -570,10 +682,11 @@ dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
  * @frame_output: write each frame out as soon as it completes
  *
  * Frame-output mode: output sample i is the same sample as in the default
- * mode, written when the frame holding input sample i + the STFT delay
- * (dsp_processor_get_aligned_latency()) completes rather than one sample
- * per input sample. Calls that bring whole frames then give as many samples
- * as they take, one hop (10 ms) sooner; other calls give whole hops.
+ * mode, written when the frame holding input sample i + the STFT delay and
+ * the lookahead's hops (dsp_processor_get_aligned_latency()) completes
+ * rather than one sample per input sample. Calls that bring whole frames
+ * then give as many samples as they take, one hop (10 ms) sooner; other
+ * calls give whole hops.
  * Call from the streaming thread, before the stream's first sample: the
  * mode is not part of the stream state, and a stream that changes mode
  * (or moves to a processor in the other mode) repeats or skips the samples
@@ -720,46 +833,48 @@ gate_frame (DspProcessor *self, guint c, gfloat vad, gfloat *band_gains)
 #define PROTECTION_MAX_WEIGHT 2.0f
 
 /* Raises a frame's band gains by how sure the network is that someone
- * speaks: g (1 + p vad w (1 - g)), at most 1, w the band's weight. The
- * network hedges where it cannot tell voice from noise and then takes away
- * part of the voice; in frames it calls speech, deep cuts become shallower
- * and mid gains come up, while frames without speech keep their full noise
+ * speaks: g (1 + p vad w (1 - g)), at most 1, w the band's weight from its
+ * floor distance @above (NULL: no floor tracked, w = 1). The network hedges
+ * where it cannot tell voice from noise and then takes away part of the
+ * voice; in frames it calls speech, deep cuts become shallower and mid
+ * gains come up, while frames without speech keep their full noise
  * reduction. The weight lifts the bands that stand well above their noise
- * floor (where the voice is) and leaves those that sit on it (where a steady
- * noise is, which a uniform lift let back in during speech). */
+ * floor (where the voice is) and leaves those that sit on it (where a
+ * steady noise is, which a uniform lift let back in during speech). */
 static void
-protect_speech (const DspProcessor *self, guint c, gfloat vad, gfloat *gains)
+protect_speech (const DspProcessor *self, const gfloat *above, gfloat vad,
+    gfloat *gains)
 {
   gfloat lift = self->speech_protection * vad;
-  gfloat weight[DSP_MAX_BANDS];
   guint b;
 
   if (lift <= 0.0f)
     return;
-  if (!dsp_features_smoothed_above_floor (self->features[c], weight)) {
-    for (b = 0; b < self->n_bands; b++)
-      weight[b] = 1.0f;
-  }
   for (b = 0; b < self->n_bands; b++) {
-    gfloat l = lift * MIN (weight[b], PROTECTION_MAX_WEIGHT);
+    gfloat weight = above != NULL ? above[b] : 1.0f;
+    gfloat l = lift * MIN (weight, PROTECTION_MAX_WEIGHT);
 
     gains[b] = MIN (gains[b] * (1.0f + l * (1.0f - gains[b])), 1.0f);
   }
 }
 
-/* One frame for every channel: analysis, features, the network over the
- * batch, gains, synthesis. Reads in_frame, fills out_frame. */
+/* The analysis of the frame that just completed, frame t, for every
+ * channel: its spectrum, its features (at the end of the channel's network
+ * row) and its noise-floor distances go into the newest slot of the delay
+ * line. The floor distances are kept because the tracker moves on with
+ * every frame, and frame t's gains must be limited and weighed by frame
+ * t's state, whatever frames the network read ahead. */
 static void
-run_frame (DspProcessor *self, DspProcessorReport *report)
+analyze_frame (DspProcessor *self)
 {
-  gsize bins2 = (gsize) self->n_bins * 2;
   gfloat energies[DSP_MAX_BANDS];
-  guint c;
+  guint newest = self->lookahead, c;
 
   for (c = 0; c < self->channels; c++) {
-    gfloat *spectrum = self->spectrum + c * bins2;
+    gfloat *spectrum = spectrum_slot (self, c, newest);
     const gfloat *in = self->in_frame + c * self->hop;
-    gfloat *row = self->feature_rows + c * self->n_features;
+    gfloat *row = self->feature_rows + (gsize) c * self->n_inputs
+        + (gsize) newest * self->n_features;
 
     dsp_stft_analyze (self->stft[c], in, spectrum);
     dsp_features_compute (self->features[c], spectrum, row, energies);
@@ -769,36 +884,112 @@ run_frame (DspProcessor *self, DspProcessorReport *report)
           self->pitch_spectrum,
           row + DSP_PITCH_FEATURES_OFFSET (self->n_bands));
     }
+    if (self->tracks_floor)
+      dsp_features_smoothed_above_floor (self->features[c],
+          floor_above_slot (self, c, newest));
   }
-  dsp_model_forward (self->model, self->feature_rows, self->hidden,
-      self->channels, self->band_gains, self->vad, self->scratch);
-  if (!hidden_is_finite (self)) {
-    memset (self->hidden, 0, self->state_size * sizeof (gfloat));
-    report->state_resets++;
-  }
-  for (c = 0; c < self->channels; c++) {
-    gfloat *spectrum = self->spectrum + c * bins2;
-    gfloat vad = isfinite (self->vad[c]) ? self->vad[c] : 0.0f;
-    gfloat *band_gains = self->band_gains + c * self->n_bands;
+}
 
-    /* The floor limit first, so that the protection lifts what it cut in
-     * frames with speech. */
-    dsp_features_limit_to_noise_floor (self->features[c],
+/* Channel @c's oldest frame (slot 0, frame t - L) with the network's gains
+ * for it: the floor limit, the speech protection, the gate, the bins' gains
+ * and their application, then the synthesis into out_frame. */
+static void
+apply_gains (DspProcessor *self, guint c, DspProcessorReport *report)
+{
+  gfloat *spectrum = spectrum_slot (self, c, 0);
+  const gfloat *above
+      = self->tracks_floor ? floor_above_slot (self, c, 0) : NULL;
+  gfloat vad = isfinite (self->vad[c]) ? self->vad[c] : 0.0f;
+  gfloat *band_gains = self->band_gains + c * self->n_bands;
+
+  /* The floor limit first, so that the protection lifts what it cut in
+   * frames with speech. */
+  if (above != NULL)
+    dsp_features_limit_to_floor_distance (self->features[c], above,
         self->stationary_suppression, band_gains);
-    protect_speech (self, c, vad, band_gains);
-    if (gate_frame (self, c, vad, band_gains))
-      report->gated_frames++;
-    dsp_features_interpolate_gains (self->features[c], band_gains,
-        self->bin_gains);
-    dsp_features_lift_peaks (self->features[c], spectrum, self->harmonic_lift,
-        self->bin_gains);
-    dsp_features_apply_gains (self->features[c], self->bin_gains,
-        self->attenuation_limit_db, spectrum);
+  protect_speech (self, above, vad, band_gains);
+  if (gate_frame (self, c, vad, band_gains))
+    report->gated_frames++;
+  dsp_features_interpolate_gains (self->features[c], band_gains,
+      self->bin_gains);
+  dsp_features_lift_peaks (self->features[c], spectrum, self->harmonic_lift,
+      self->bin_gains);
+  dsp_features_apply_gains (self->features[c], self->bin_gains,
+      self->attenuation_limit_db, spectrum);
+  dsp_stft_synthesize (self->stft[c], spectrum,
+      self->out_frame + c * self->hop);
+  report->vad_max = MAX (report->vad_max, vad);
+  report->vad_mean += vad;
+}
+
+/* One of the stream's first L frames: the network has not got the frames
+ * it reads ahead yet, so it does not run (its state must see the rows
+ * training gave it, the first of which is frame 0's with its lookahead),
+ * and the output is the silence before the stream: slot 0 holds no frame
+ * of the stream yet. */
+static void
+skip_frame (DspProcessor *self, DspProcessorReport *report)
+{
+  gsize bins2 = (gsize) self->n_bins * 2;
+  guint c;
+
+  self->frames_seen++;
+  for (c = 0; c < self->channels; c++) {
+    gfloat *spectrum = spectrum_slot (self, c, 0);
+
+    memset (spectrum, 0, bins2 * sizeof (gfloat));
     dsp_stft_synthesize (self->stft[c], spectrum,
         self->out_frame + c * self->hop);
-    report->vad_max = MAX (report->vad_max, vad);
-    report->vad_mean += vad;
+    self->vad[c] = 0.0f;
+    report->vad_max = MAX (report->vad_max, 0.0f);
   }
+}
+
+/* Moves every channel's delay line on by one frame: slots 1 .. L become
+ * 0 .. L - 1, and slot L is free for the next frame. */
+static void
+advance_delay_line (DspProcessor *self)
+{
+  gsize n = self->lookahead;
+  guint c;
+
+  if (n == 0)
+    return;
+  for (c = 0; c < self->channels; c++) {
+    gfloat *row = self->feature_rows + (gsize) c * self->n_inputs;
+
+    memmove (spectrum_slot (self, c, 0), spectrum_slot (self, c, 1),
+        n * self->n_bins * 2 * sizeof (gfloat));
+    memmove (row, row + self->n_features,
+        n * self->n_features * sizeof (gfloat));
+    if (self->tracks_floor)
+      memmove (floor_above_slot (self, c, 0), floor_above_slot (self, c, 1),
+          n * self->n_bands * sizeof (gfloat));
+  }
+}
+
+/* One frame for every channel: analysis and features of frame t, the
+ * network over the batch of rows [features (t - L) .. features (t)], the
+ * gains of frame t - L, its synthesis. Reads in_frame, fills out_frame. */
+static void
+run_frame (DspProcessor *self, DspProcessorReport *report)
+{
+  guint c;
+
+  analyze_frame (self);
+  if (self->frames_seen < self->lookahead) {
+    skip_frame (self, report);
+  } else {
+    dsp_model_forward (self->model, self->feature_rows, self->hidden,
+        self->channels, self->band_gains, self->vad, self->scratch);
+    if (!hidden_is_finite (self)) {
+      memset (self->hidden, 0, self->state_size * sizeof (gfloat));
+      report->state_resets++;
+    }
+    for (c = 0; c < self->channels; c++)
+      apply_gains (self, c, report);
+  }
+  advance_delay_line (self);
   report->frames++;
 }
 
@@ -829,8 +1020,8 @@ take_samples (DspProcessor *self, const gfloat *in, guint take,
   return take;
 }
 
-/* Frame-output mode: writes the frame just synthesised to @out at
- * *@produced. Sample j of the synthesis is output sample (input samples
+/* Frame-output mode: writes the frame just synthesised (frame t - L when
+ * frame t completed) to @out at *@produced. Sample j of the synthesis is output sample (input samples
  * taken) - latency + j, dropped while that is negative: the first
  * `preroll` of them. */
 static void
@@ -906,8 +1097,8 @@ run_samples (DspProcessor *self, const gfloat *in, gfloat *out, guint n_samples,
 
 /* Samples per channel taken in and not out yet. Normal mode: the pre-roll
  * taken so far (the latency, once it is over). Frame-output mode: the
- * partial frame plus the STFT delay, or what was taken while that is
- * more. */
+ * partial frame plus the STFT delay and the lookahead's hops, or what was
+ * taken while that is more. */
 static guint
 held_samples (const DspProcessor *self)
 {
@@ -1003,9 +1194,11 @@ dsp_processor_process (DspProcessor *self, const gfloat *in, gfloat *out,
  * @self: a processor
  * @channel: 0..channels - 1
  *
- * The voice probability the network gave @channel's most recent frame
- * computed by this processor (0 before any frame). Call from the streaming
- * thread, after dsp_processor_process().
+ * The voice probability the network gave the frame of @channel most
+ * recently synthesised by this processor (frame t - lookahead when frame t
+ * completed; 0 before any frame and for the silence a model with lookahead
+ * gives before the stream's first frame). Call from the streaming thread,
+ * after dsp_processor_process().
  *
  * Returns: a probability, 0..1.
  */

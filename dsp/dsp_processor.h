@@ -16,9 +16,10 @@ G_BEGIN_DECLS
  *
  * Denoises one stream of 1..RNN_STATE_MAX_BATCH interleaved channels with a
  * shared #DspModel: one batch row per channel. Owns the stream's state slot
- * (hidden state and the whole DSP history: STFT overlap, feature memory and
- * the partial frame), so a stream exported with dsp_processor_export() and
- * imported elsewhere continues bit-identically, even mid-frame.
+ * (hidden state and the whole DSP history: STFT overlap, feature memory,
+ * the partial frame and, for a model that reads frames ahead, the frames it
+ * delays), so a stream exported with dsp_processor_export() and imported
+ * elsewhere continues bit-identically, even mid-frame.
  *
  * dsp_processor_process() and the setters belong to one thread at a time
  * (the streaming thread). dsp_processor_export(), dsp_processor_import(),
@@ -51,13 +52,16 @@ typedef struct _DspProcessor DspProcessor;
  * @state_resets: frames after which a non-finite recurrent state was found
  *   and reset to the initial state
  * @vad_max: the largest voice probability over the call's frames and
- *   channels, or -1 if no frame completed
+ *   channels (of the frames synthesised: with lookahead L, frame t - L
+ *   when frame t completes, 0 for the stream's first L frames), or -1 if
+ *   no frame completed
  * @vad_mean: the mean voice probability, or -1 if no frame completed
  * @gated_frames: frames (over all channels) silenced by the VAD gate
  * @held: samples per channel held inside the processor after the call:
  *   the output written by the call ends @held samples before the end of
  *   its input (the latency, once the pre-roll is over; in frame-output
- *   mode the STFT delay plus the partial frame)
+ *   mode the STFT delay plus the partial frame and one hop per frame the
+ *   model reads ahead)
  */
 typedef struct
 {

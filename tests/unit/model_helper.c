@@ -113,10 +113,11 @@ pad4 (GByteArray *out)
 }
 
 /* Appends a rows x cols matrix of random weights in +-limit as float, or as
- * int8 with per-row scales appended to scales. */
+ * int8 with per-row scales appended to scales; only the first drawn columns
+ * of each row are drawn, the others are zero. */
 static void
 append_matrix (GByteArray *weights, GByteArray *scales, GRand *rand,
-    DspWeightType type, guint rows, guint cols, gdouble limit)
+    DspWeightType type, guint rows, guint cols, guint drawn, gdouble limit)
 {
   gfloat *row = g_new (gfloat, cols);
   guint r, c;
@@ -125,7 +126,8 @@ append_matrix (GByteArray *weights, GByteArray *scales, GRand *rand,
     gfloat amax = 0.0f, scale;
 
     for (c = 0; c < cols; c++) {
-      row[c] = (gfloat) g_rand_double_range (rand, -limit, limit);
+      row[c] = c < drawn ? (gfloat) g_rand_double_range (rand, -limit, limit)
+                         : 0.0f;
       amax = MAX (amax, fabsf (row[c]));
     }
     if (type == DSP_WEIGHT_F32) {
@@ -200,16 +202,21 @@ model_helper_build (const ModelHelperSpec *spec)
     guint n_out = l->output_size;
     gboolean gru = l->kind == DSP_LAYER_GRU;
     guint n_bias = gru ? 6 * n_out : n_out;
-    gdouble limit = gru ? 1.0 / sqrt (n_out) : 1.5 / sqrt (l->input_size);
-
+    /* With ignore_lookahead, the features' layer draws the weights of a
+     * network without lookahead. */
+    guint drawn = l->input == 0 && spec->ignore_lookahead
+        ? l->input_size / (1 + spec->lookahead)
+        : l->input_size;
+    gdouble limit = gru ? 1.0 / sqrt (n_out) : 1.5 / sqrt (drawn);
     DspWeightType type = layer_weight_type (spec, l);
 
     g_byte_array_set_size (weights, 0);
     g_byte_array_set_size (scales, 0);
     append_matrix (weights, scales, rand, type, gru ? 3 * n_out : n_out,
-        l->input_size, limit);
+        l->input_size, drawn, limit);
     if (gru)
-      append_matrix (weights, scales, rand, type, 3 * n_out, n_out, limit);
+      append_matrix (weights, scales, rand, type, 3 * n_out, n_out, n_out,
+          limit);
 
     records[i][0] = l->kind;
     records[i][1] = l->input;

@@ -44,6 +44,10 @@ typedef struct
   guint gain_layer;
   guint vad_layer;
   guint lookahead; /* the header field; layer 0's input_size is the caller's */
+  /* The layers reading the features give the frames ahead zero weights
+   * and draw the others as the same spec without lookahead does: the
+   * network computes what that one does. */
+  gboolean ignore_lookahead;
   guint32 seed;
 } ModelHelperSpec;
 

@@ -17,9 +17,11 @@
 #include "check_main.h"
 
 #include "dsp/dsp_dense.h"
+#include "dsp/dsp_features.h"
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_processor.h"
 #include "dsp/dsp_samples.h"
+#include "dsp/dsp_stft.h"
 #include "state/rnn_state_error.h"
 #include "state/rnn_state_quant.h"
 #include "model_helper.h"
@@ -62,6 +64,49 @@ static DspModel *
 random_model_layout (guint32 layout)
 {
   return random_model_layout_type (layout, DSP_WEIGHT_F32);
+}
+
+/* The bytes of a random model of @layout that reads @lookahead frames
+ * ahead (layer 0 reads n_features x (1 + lookahead) values); with @ignore,
+ * it gives them zero weights and computes what the model without
+ * lookahead does. */
+static guint8 *
+lookahead_model_data (guint lookahead, guint32 layout, DspWeightType type,
+    gboolean ignore, gsize *size)
+{
+  ModelHelperSpec spec;
+  GBytes *bytes;
+
+  model_helper_spec_init_lookahead (&spec, type, 88, lookahead);
+  spec.ignore_lookahead = ignore;
+  ck_assert (dsp_frame_config_init_layout (&spec.config, RATE, layout, NULL));
+  spec.layers[0].input_size = (1 + lookahead)
+      * dsp_feature_layout_n_features (layout, spec.config.n_bands);
+  spec.layers[3].output_size = spec.config.n_bands;
+  bytes = model_helper_build (&spec);
+  return g_bytes_unref_to_data (bytes, size);
+}
+
+static DspModel *
+model_from_data (guint8 *data, gsize size)
+{
+  GBytes *bytes = g_bytes_new_take (data, size);
+  GError *error = NULL;
+  DspModel *model = dsp_model_new_from_bytes (bytes, &error);
+
+  ck_assert_msg (model != NULL, "%s", error ? error->message : "");
+  g_bytes_unref (bytes);
+  return model;
+}
+
+static DspModel *
+lookahead_model (guint lookahead, guint32 layout, DspWeightType type,
+    gboolean ignore)
+{
+  gsize size;
+  guint8 *data = lookahead_model_data (lookahead, layout, type, ignore, &size);
+
+  return model_from_data (data, size);
 }
 
 /* Speech-like test signal: a few harmonics with a wobbling pitch plus noise,
@@ -324,16 +369,14 @@ END_TEST
 /* Split points for migration, in samples: frame boundaries and mid-frame. */
 static const guint split_points[] = { 1, 479, 480, 481, 2400, 5003, 9600 };
 
-/* Float, int8 and int8x8 models, and a feature layout 3 model (whose
- * snapshots also carry the pitch search's input history), at each split
- * point. */
-START_TEST (test_export_import_continuation)
+/* Runs a stereo stream whole, and split at @split: exported there,
+ * imported into a fresh processor that ran other audio, continued and
+ * drained. The two give the same bits, as many samples as the input. */
+static void
+check_continuation (DspModel *model, guint split)
 {
-  guint split = split_points[_i / 4];
-  DspModel *model = _i % 4 == 3
-      ? random_model_layout (DSP_FEATURE_LAYOUT_PITCH_V3)
-      : random_model (continuation_types[_i % 4]);
   guint channels = 2, n = SIGNAL_SAMPLES / 2;
+  guint latency = dsp_processor_get_model_latency (model);
   gfloat *x = make_signal (n, channels, 3);
   gfloat *whole = g_new (gfloat, (gsize) n * channels);
   gfloat *migrated = g_new (gfloat, (gsize) n * channels);
@@ -354,7 +397,7 @@ START_TEST (test_export_import_continuation)
   ck_assert_uint_eq (produced_whole + tail, n);
 
   produced = run_chunked (first, x, migrated, split, chunk, 1);
-  ck_assert_uint_eq (produced, split > 2 * HOP ? split - 2 * HOP : 0);
+  ck_assert_uint_eq (produced, split > latency ? split - latency : 0);
   snapshot = dsp_processor_export (first);
   /* Some unrelated audio first: the import must replace all of it. */
   run_chunked (second, x + 100 * channels, junk, 2000, chunk, 1);
@@ -376,6 +419,18 @@ START_TEST (test_export_import_continuation)
   g_free (x);
   g_free (whole);
   g_free (migrated);
+}
+
+/* Float, int8 and int8x8 models, and a feature layout 3 model (whose
+ * snapshots also carry the pitch search's input history), at each split
+ * point. */
+START_TEST (test_export_import_continuation)
+{
+  DspModel *model = _i % 4 == 3
+      ? random_model_layout (DSP_FEATURE_LAYOUT_PITCH_V3)
+      : random_model (continuation_types[_i % 4]);
+
+  check_continuation (model, split_points[_i / 4]);
   dsp_model_unref (model);
 }
 END_TEST
@@ -498,11 +553,15 @@ END_TEST
 /* A history that holds NaN, infinities or huge values (what a damaged
  * import could leave in the slot) is repaired before use: the output stays
  * finite, and the history written back is finite and within range. With
- * layout 3, whose history also holds the pitch search's input. */
+ * layout 3, whose history also holds the pitch search's input, and with a
+ * lookahead model, whose history holds its delayed frames. */
 START_TEST (test_damaged_history_repaired)
 {
-  DspModel *model = _i ? random_model_layout (DSP_FEATURE_LAYOUT_PITCH_V3)
-                       : random_model (DSP_WEIGHT_F32);
+  DspModel *model = _i == 2
+      ? lookahead_model (2, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, DSP_WEIGHT_F32,
+          FALSE)
+      : _i ? random_model_layout (DSP_FEATURE_LAYOUT_PITCH_V3)
+           : random_model (DSP_WEIGHT_F32);
   DspProcessor *p = dsp_processor_new (model, 1, NULL);
   RnnStateSlot *slot = dsp_processor_get_slot (p);
   const RnnStateDescriptor *desc = rnn_state_slot_get_descriptor (slot);
@@ -518,6 +577,10 @@ START_TEST (test_damaged_history_repaired)
     history[i] = (i / 97) % 3 == 0 ? NAN
         : (i / 97) % 3 == 1        ? -INFINITY
                                    : 1e30f;
+  /* A lookahead model's count of frames seen, before the position and the
+   * pre-roll, out of its range 0..2. */
+  if (_i == 2)
+    history[n_history - 3] = 7.0f;
   rnn_state_slot_writeback (slot, hidden, history, NULL, NULL, 0);
   produced
       = dsp_processor_process (p, x + 5 * HOP, y, 5 * HOP, NULL, NULL, 0, NULL);
@@ -527,6 +590,8 @@ START_TEST (test_damaged_history_repaired)
   for (i = 0; i + 2 < n_history; i++)
     ck_assert_msg (isfinite (history[i]) && fabsf (history[i]) <= 65536.0f,
         "history %" G_GSIZE_FORMAT ": %g", i, history[i]);
+  if (_i == 2)
+    ck_assert_float_eq (history[n_history - 3], 2.0f);
 
   g_free (x);
   g_free (y);
@@ -1065,6 +1130,377 @@ START_TEST (test_processor_keeps_model)
 }
 END_TEST
 
+/* ---- lookahead ----------------------------------------------------------- */
+
+/* A model with lookahead 1 whose band gains are all 1 (zero weights and a
+ * large bias in the gain head): input sample i comes out as output sample
+ * i, within the STFT's reconstruction error (test_stft.c allows 1e-5). Its
+ * latency is one hop more than the same network's without lookahead, and
+ * its history one frame more per channel (spectrum and feature row; layout
+ * 1 tracks no floor) and the count of frames seen. */
+START_TEST (test_lookahead_passes_through)
+{
+  guint channels = 2, n = 12000, n_bins = HOP + 1, n_features = 36;
+  gfloat *x = make_signal (n, channels, 41);
+  gfloat *y = g_new0 (gfloat, (gsize) (n + 3 * HOP) * channels);
+  guint chunk[1] = { 333 }, produced;
+  gfloat worst = 0.0f;
+  DspModel *plain, *model;
+  DspProcessor *p0, *p;
+  guint8 *data;
+  gsize size, i;
+
+  plain = lookahead_model (0, DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DSP_WEIGHT_F32,
+      FALSE);
+  data = lookahead_model_data (1, DSP_FEATURE_LAYOUT_CEPSTRUM_V1,
+      DSP_WEIGHT_F32, FALSE, &size);
+  model_helper_fill_weights (data, 3, 0, 32, 0.0f);
+  model_helper_fill_bias (data, 3, 30.0f);
+  model_helper_fix_size_and_checksum (data, size);
+  model = model_from_data (data, size);
+  p0 = dsp_processor_new (plain, channels, NULL);
+  p = dsp_processor_new (model, channels, NULL);
+
+  ck_assert_uint_eq (dsp_processor_get_latency (p),
+      dsp_processor_get_latency (p0) + HOP);
+  ck_assert_uint_eq (dsp_processor_get_model_latency (model), 3 * HOP);
+  ck_assert_uint_eq (dsp_processor_get_model_latency (model),
+      dsp_processor_get_model_latency (plain) + HOP);
+  ck_assert_uint_eq (dsp_processor_get_aligned_latency (model),
+      dsp_processor_get_aligned_latency (plain) + HOP);
+  ck_assert_uint_eq (dsp_processor_get_state_descriptor (p)->history_size,
+      dsp_processor_get_state_descriptor (p0)->history_size
+          + channels * (2 * n_bins + n_features) + 1);
+
+  produced = run_chunked (p, x, y, n, chunk, 1);
+  ck_assert_uint_eq (produced, n - 3 * HOP);
+  produced += dsp_processor_drain (p, y + (gsize) produced * channels);
+  ck_assert_uint_eq (produced, n);
+  for (i = 0; i < (gsize) n * channels; i++)
+    worst = MAX (worst, fabsf (y[i] - x[i]));
+  ck_assert_msg (worst < 1e-5f, "largest |out - in| %g", worst);
+
+  dsp_processor_free (p0);
+  dsp_processor_free (p);
+  dsp_model_unref (plain);
+  dsp_model_unref (model);
+  g_free (x);
+  g_free (y);
+}
+END_TEST
+
+/* @n samples of a voice-like signal, on for 200 ms and off for 200 ms,
+ * over a steady noise: the bands' levels move above their noise floor and
+ * back. */
+static gfloat *
+make_bursts_signal (guint n)
+{
+  gfloat *x = make_signal (n, 1, 63);
+  GRand *rand = g_rand_new_with_seed (64);
+  guint i;
+
+  for (i = 0; i < n; i++)
+    x[i] = 0.05f * (gfloat) g_rand_double_range (rand, -1.0, 1.0)
+        + ((i / 9600) % 2 ? x[i] : 0.0f);
+  g_rand_free (rand);
+  return x;
+}
+
+/* @x through @model with the post-processing that reads the noise-floor
+ * tracker at its strongest; the output, drained, goes to @y. */
+static void
+run_floor_steps (DspModel *model, const gfloat *x, guint n, gfloat *y)
+{
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  guint chunk[1] = { HOP }, produced;
+
+  dsp_processor_set_speech_protection (p, 2.0f);
+  dsp_processor_set_stationary_suppression (p, DSP_MAX_STATIONARY_SUPPRESSION);
+  dsp_processor_set_harmonic_lift (p, 0.0f);
+  produced = run_chunked (p, x, y, n, chunk, 1);
+  produced += dsp_processor_drain (p, y + produced);
+  ck_assert_uint_eq (produced, n);
+  dsp_processor_free (p);
+}
+
+/* A model that reads frames ahead but gives them zero weights computes
+ * what the same network without lookahead does. With the stationary
+ * suppression and the speech protection at their strongest (both read the
+ * noise-floor tracker, which moves on with every frame), its output is
+ * the plain model's, sample for sample, within the rounding of layer 0's
+ * longer sums: a frame's gains are limited and weighed by that frame's
+ * floor distances, not by those of the frames read ahead. */
+START_TEST (test_lookahead_ignored_gives_plain_output)
+{
+  guint n = 48000, i;
+  gfloat *x = make_bursts_signal (n);
+  gfloat *plain_y = g_new0 (gfloat, n), *y = g_new0 (gfloat, n);
+  DspModel *plain = lookahead_model (0, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
+      DSP_WEIGHT_F32, FALSE);
+  DspModel *model = lookahead_model (_i + 1, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
+      DSP_WEIGHT_F32, TRUE);
+  gfloat worst = 0.0f;
+
+  run_floor_steps (plain, x, n, plain_y);
+  run_floor_steps (model, x, n, y);
+  for (i = 0; i < n; i++)
+    worst = MAX (worst, fabsf (y[i] - plain_y[i]));
+  ck_assert_msg (worst < 1e-5f, "largest |difference| %g", worst);
+
+  g_free (x);
+  g_free (y);
+  g_free (plain_y);
+  dsp_model_unref (plain);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* What a mono processor of @model with every post-processing step off
+ * should give, computed without one: each of @n_frames frames analysed,
+ * the network run from the zero state on the rows [f (t), ..., f (t + L)]
+ * for t = 0 .. n_frames - 1 - L, frame t's spectrum scaled by its
+ * interpolated gains and synthesised into y[t * HOP ..]. The hidden state
+ * after each row goes to @hidden (rows x state size), the VAD to @vad.
+ * Under flush-to-zero, as the processor computes. */
+static void
+reference_lookahead (DspModel *model, const gfloat *x, guint n_frames,
+    gfloat *y, gfloat *hidden, gfloat *vad)
+{
+  const DspFrameConfig *cfg = dsp_model_get_frame_config (model);
+  guint lookahead = dsp_model_get_lookahead (model);
+  guint nf = dsp_model_get_n_features (model);
+  gsize bins2 = (gsize) (cfg->window / 2 + 1) * 2;
+  gsize state = dsp_model_state_size (model, 1);
+  DspStft *stft = dsp_stft_new (cfg);
+  DspFeatures *feat = dsp_features_new (cfg);
+  gfloat *spectra = g_new (gfloat, n_frames * bins2);
+  gfloat *features = g_new (gfloat, (gsize) n_frames * nf);
+  gfloat *row = g_new (gfloat, dsp_model_get_n_inputs (model));
+  gfloat *h = g_new0 (gfloat, state);
+  gfloat *scratch = g_new (gfloat, dsp_model_scratch_size (model, 1));
+  gfloat gains[DSP_MAX_BANDS], energies[DSP_MAX_BANDS];
+  gfloat bin_gains[DSP_MAX_BINS];
+  guint t, k;
+#if defined(__SSE2__)
+  guint csr = _mm_getcsr ();
+
+  _mm_setcsr (csr | 0x8040u);
+#endif
+
+  for (t = 0; t < n_frames; t++) {
+    dsp_stft_analyze (stft, x + (gsize) t * HOP, spectra + t * bins2);
+    dsp_features_compute (feat, spectra + t * bins2, features + t * nf,
+        energies);
+  }
+  for (t = 0; t + lookahead < n_frames; t++) {
+    for (k = 0; k <= lookahead; k++)
+      memcpy (row + k * nf, features + (gsize) (t + k) * nf,
+          nf * sizeof (gfloat));
+    dsp_model_forward (model, row, h, 1, gains, &vad[t], scratch);
+    memcpy (hidden + t * state, h, state * sizeof (gfloat));
+    dsp_features_interpolate_gains (feat, gains, bin_gains);
+    dsp_features_apply_gains (feat, bin_gains, 0.0f, spectra + t * bins2);
+    dsp_stft_synthesize (stft, spectra + t * bins2, y + (gsize) t * HOP);
+  }
+#if defined(__SSE2__)
+  _mm_setcsr (csr);
+#endif
+  dsp_stft_free (stft);
+  dsp_features_free (feat);
+  g_free (spectra);
+  g_free (features);
+  g_free (row);
+  g_free (h);
+  g_free (scratch);
+}
+
+/* The network's row for frame t is [f (t), ..., f (t + L)], and its gains
+ * go to frame t's spectrum. The model's layer 0 reads only the frames
+ * ahead (its weights for the frame's own features are zero), and the
+ * processor must give, bit for bit, what reference_lookahead() gives: its
+ * output sample i is the reference synthesis' sample i + the STFT delay.
+ * Fed one hop per call, its recurrent state stays the zero state through
+ * the stream's first L frames (the network does not run, VAD 0), then
+ * equals the reference's after row t - L when frame t completes, as does
+ * its VAD. Rows, gains or spectra off by a frame would differ. */
+START_TEST (test_lookahead_alignment)
+{
+  guint lookahead = _i + 1, n_frames = 30, n_features = 36;
+  gfloat *x = make_signal (n_frames * HOP, 1, 71);
+  gfloat *y = g_new0 (gfloat, n_frames * HOP);
+  gfloat *ref_y = g_new0 (gfloat, n_frames * HOP);
+  gfloat *ref_hidden, *ref_vad = g_new (gfloat, n_frames), *hidden;
+  guint produced = 0, t;
+  DspProcessorReport report;
+  DspProcessor *p;
+  DspModel *model;
+  guint8 *data;
+  gsize size, state, i;
+
+  data = lookahead_model_data (lookahead, DSP_FEATURE_LAYOUT_CEPSTRUM_V1,
+      DSP_WEIGHT_F32, FALSE, &size);
+  model_helper_fill_weights (data, 0, 0, n_features, 0.0f);
+  model_helper_fix_size_and_checksum (data, size);
+  model = model_from_data (data, size);
+  ck_assert_uint_eq (dsp_model_get_n_features (model), n_features);
+  state = dsp_model_state_size (model, 1);
+  ref_hidden = g_new (gfloat, n_frames * state);
+  hidden = g_new (gfloat, state);
+  reference_lookahead (model, x, n_frames, ref_y, ref_hidden, ref_vad);
+
+  p = dsp_processor_new (model, 1, NULL);
+  dsp_processor_set_speech_protection (p, 0.0f);
+  dsp_processor_set_stationary_suppression (p, 0.0f);
+  dsp_processor_set_harmonic_lift (p, 0.0f);
+  for (t = 0; t < n_frames; t++) {
+    produced += dsp_processor_process (p, x + t * HOP, y + produced, HOP, NULL,
+        NULL, 0, &report);
+    ck_assert_uint_eq (report.frames, 1);
+    rnn_state_slot_peek (dsp_processor_get_slot (p), hidden, NULL, NULL);
+    if (t < lookahead) {
+      for (i = 0; i < state; i++)
+        ck_assert_msg (hidden[i] == 0.0f, "frame %u: state moved", t);
+      ck_assert_float_eq (report.vad_max, 0.0f);
+      continue;
+    }
+    ck_assert_msg (memcmp (hidden, ref_hidden + (t - lookahead) * state,
+                       state * sizeof (gfloat))
+            == 0,
+        "frame %u: state is not the reference's after row %u", t,
+        t - lookahead);
+    ck_assert_float_eq (dsp_processor_get_frame_vad (p, 0),
+        ref_vad[t - lookahead]);
+  }
+  ck_assert_uint_eq (produced, (n_frames - 2 - lookahead) * HOP);
+  assert_bits_equal (ref_y + HOP, y, produced);
+
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+  g_free (x);
+  g_free (y);
+  g_free (ref_y);
+  g_free (ref_hidden);
+  g_free (ref_vad);
+  g_free (hidden);
+}
+END_TEST
+
+/* Export mid-stream (the delay line empty, filling or full, mid-frame or
+ * not), import into a processor that ran other audio, continue: the same
+ * bits as one run. Lookahead 1 on layout 2 (the delay line also keeps the
+ * floor distances) and lookahead 2 on layout 3, int8x8 as shipped. */
+START_TEST (test_lookahead_continuation)
+{
+  DspModel *model = _i % 2
+      ? lookahead_model (2, DSP_FEATURE_LAYOUT_PITCH_V3, DSP_WEIGHT_S8X8, FALSE)
+      : lookahead_model (1, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, DSP_WEIGHT_F32,
+          FALSE);
+
+  check_continuation (model, split_points[_i / 2]);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* Frame-output mode with lookahead: the same samples as the default mode;
+ * calls of whole frames give as many samples as they take once the
+ * aligned latency (STFT delay and lookahead, 3 hops for lookahead 2) is
+ * in, and the processor holds that much. */
+START_TEST (test_lookahead_frame_output)
+{
+  DspModel *model = lookahead_model (2, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
+      DSP_WEIGHT_F32, FALSE);
+  guint channels = 2, n = 9600, aligned = 3 * HOP;
+  gfloat *x = make_signal (n, channels, 33);
+  gfloat *ref_y = g_new0 (gfloat, (gsize) (n + 4 * HOP) * channels);
+  gfloat *y = g_new0 (gfloat, (gsize) (n + 4 * HOP) * channels);
+  DspProcessor *ref = dsp_processor_new (model, channels, NULL);
+  DspProcessor *p = dsp_processor_new (model, channels, NULL);
+  guint chunk[1] = { HOP }, ref_n, done, produced = 0;
+  DspProcessorReport report;
+
+  ck_assert_uint_eq (dsp_processor_get_aligned_latency (model), aligned);
+  ref_n = run_chunked (ref, x, ref_y, n, chunk, 1);
+  ref_n += dsp_processor_drain (ref, ref_y + (gsize) ref_n * channels);
+  ck_assert_uint_eq (ref_n, n);
+
+  dsp_processor_set_frame_output (p, TRUE);
+  for (done = 0; done < n; done += HOP) {
+    guint got = dsp_processor_process (p, x + (gsize) done * channels,
+        y + (gsize) produced * channels, HOP, NULL, NULL, 0, &report);
+
+    produced += got;
+    ck_assert_uint_eq (got, done >= aligned ? HOP : 0);
+    ck_assert_uint_eq (report.held, MIN (done + HOP, aligned));
+  }
+  produced += dsp_processor_drain (p, y + (gsize) produced * channels);
+  ck_assert_uint_eq (produced, n);
+  assert_bits_equal (ref_y, y, (gsize) n * channels);
+
+  g_free (x);
+  g_free (y);
+  g_free (ref_y);
+  dsp_processor_free (ref);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* A reset while the delay line is filling (one frame of two in) or full
+ * and mid-frame gives a fresh stream: the whole state (hidden state and
+ * history, delay line and frames seen included) is a new processor's, and
+ * the samples after it are a new processor's. */
+START_TEST (test_lookahead_reset)
+{
+  static const guint before[] = { HOP + 7, 5 * HOP + 100 };
+  DspModel *model = lookahead_model (2, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
+      DSP_WEIGHT_F32, FALSE);
+  guint channels = 2, n = 6000;
+  gfloat *x = make_signal (n + before[_i], channels, 35);
+  gfloat *y = g_new0 (gfloat, (gsize) (n + 4 * HOP) * channels);
+  gfloat *fresh_y = g_new0 (gfloat, (gsize) (n + 4 * HOP) * channels);
+  DspProcessor *p = dsp_processor_new (model, channels, NULL);
+  DspProcessor *fresh = dsp_processor_new (model, channels, NULL);
+  RnnStateSlot *slot = dsp_processor_get_slot (p);
+  const RnnStateDescriptor *desc = rnn_state_slot_get_descriptor (slot);
+  gsize n_hidden = rnn_state_descriptor_n_values (desc);
+  gsize n_history = desc->history_size;
+  gfloat *hidden[2], *history[2];
+  guint chunk[1] = { 700 }, produced, fresh_n, k;
+
+  for (k = 0; k < 2; k++) {
+    hidden[k] = g_new (gfloat, n_hidden);
+    history[k] = g_new (gfloat, n_history);
+  }
+  run_chunked (p, x, y, before[_i], chunk, 1);
+  dsp_processor_reset (p, TRUE);
+  rnn_state_slot_peek (slot, hidden[0], history[0], NULL);
+  rnn_state_slot_peek (dsp_processor_get_slot (fresh), hidden[1], history[1],
+      NULL);
+  ck_assert (memcmp (hidden[0], hidden[1], n_hidden * sizeof (gfloat)) == 0);
+  ck_assert (memcmp (history[0], history[1], n_history * sizeof (gfloat)) == 0);
+
+  produced = run_chunked (p, x + (gsize) before[_i] * channels, y, n, chunk, 1);
+  produced += dsp_processor_drain (p, y + (gsize) produced * channels);
+  fresh_n = run_chunked (fresh, x + (gsize) before[_i] * channels, fresh_y, n,
+      chunk, 1);
+  fresh_n += dsp_processor_drain (fresh, fresh_y + (gsize) fresh_n * channels);
+  ck_assert_uint_eq (produced, n);
+  ck_assert_uint_eq (fresh_n, n);
+  assert_bits_equal (fresh_y, y, (gsize) n * channels);
+
+  for (k = 0; k < 2; k++) {
+    g_free (hidden[k]);
+    g_free (history[k]);
+  }
+  g_free (x);
+  g_free (y);
+  g_free (fresh_y);
+  dsp_processor_free (p);
+  dsp_processor_free (fresh);
+  dsp_model_unref (model);
+}
+END_TEST
+
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 /* Counting allocator: forwards to glibc's and counts while armed. Not built
  * under AddressSanitizer or ThreadSanitizer, which own malloc. */
@@ -1099,9 +1535,12 @@ realloc (void *p, size_t size)
   return __libc_realloc (p, size);
 }
 
+/* Also with a lookahead model, whose delay line moves every frame. */
 START_TEST (test_no_allocation_in_steady_state)
 {
-  DspModel *model = random_model (DSP_WEIGHT_S8);
+  DspModel *model = _i
+      ? lookahead_model (2, DSP_FEATURE_LAYOUT_PITCH_V3, DSP_WEIGHT_S8X8, FALSE)
+      : random_model (DSP_WEIGHT_S8);
   DspProcessor *p = dsp_processor_new (model, 2, NULL);
   const RnnStateDescriptor *desc
       = rnn_state_slot_get_descriptor (dsp_processor_get_slot (p));
@@ -1143,7 +1582,7 @@ processor_suite (void)
   tcase_add_test (tc, test_harmonic_lift);
   tcase_add_test (tc, test_speech_protection_weights);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
-  tcase_add_test (tc, test_no_allocation_in_steady_state);
+  tcase_add_loop_test (tc, test_no_allocation_in_steady_state, 0, 2);
 #endif
   suite_add_tcase (s, tc);
 
@@ -1173,8 +1612,19 @@ processor_suite (void)
 
   tc = tcase_create ("bad-input");
   tcase_add_loop_test (tc, test_nonfinite_input, 0, 2);
-  tcase_add_loop_test (tc, test_damaged_history_repaired, 0, 2);
+  tcase_add_loop_test (tc, test_damaged_history_repaired, 0, 3);
   tcase_add_test (tc, test_denormals_and_fp_mode);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("lookahead");
+  tcase_add_test (tc, test_lookahead_passes_through);
+  tcase_add_loop_test (tc, test_lookahead_alignment, 0, DSP_MAX_LOOKAHEAD);
+  tcase_add_loop_test (tc, test_lookahead_ignored_gives_plain_output, 0,
+      DSP_MAX_LOOKAHEAD);
+  tcase_add_loop_test (tc, test_lookahead_continuation, 0,
+      2 * G_N_ELEMENTS (split_points));
+  tcase_add_test (tc, test_lookahead_frame_output);
+  tcase_add_loop_test (tc, test_lookahead_reset, 0, 2);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("threads");
