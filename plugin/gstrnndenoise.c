@@ -24,7 +24,8 @@
  * export a whole stream (network state and DSP history) and continue it
  * bit-exactly in another element, pipeline or host.
  *
- * The output lags the input by 20 ms (reported in the latency query);
+ * The output lags the input by 20 ms with the built-in models, one 10 ms
+ * frame more per frame a model reads ahead (reported in the latency query);
  * timestamps follow the input and at EOS the tail is drained, so the output
  * has exactly as many samples as the input.
  *

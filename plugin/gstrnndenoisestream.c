@@ -399,10 +399,10 @@ frame_output_for (GstRnnDenoisePad *pad, guint n)
 static void
 check_frame_alignment (GstRnnDenoise *self, GstRnnDenoisePad *pad, guint held)
 {
-  /* The STFT delay, from the pad's own processor: no model lock per
-   * buffer. */
-  guint aligned = dsp_processor_get_latency (pad->processor)
-      - dsp_processor_get_hop (pad->processor);
+  /* The STFT delay (and the model's lookahead), from the pad's own
+   * processor: no model lock per buffer. */
+  guint latency = dsp_processor_get_latency (pad->processor);
+  guint aligned = latency - dsp_processor_get_hop (pad->processor);
 
   if (!pad->frame_output || g_atomic_int_get (&pad->late_frames)
       || held <= aligned)
@@ -410,10 +410,11 @@ check_frame_alignment (GstRnnDenoise *self, GstRnnDenoisePad *pad, guint held)
   g_atomic_int_set (&pad->late_frames, TRUE);
   GST_ELEMENT_WARNING (self, STREAM, FORMAT,
       ("Input on %s is not in whole 10 ms frames: low-latency output lags "
-       "up to 20 ms.",
-          GST_PAD_NAME (pad)),
+       "up to %u ms.",
+          GST_PAD_NAME (pad), latency * 1000 / pad->info.rate),
       ("put audiobuffersplit output-buffer-duration=1/100 in front of "
-       "rnndenoise for 10 ms"));
+       "rnndenoise for %u ms",
+          aligned * 1000 / pad->info.rate));
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_latency (GST_OBJECT (self)));
 }

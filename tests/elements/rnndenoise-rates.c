@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "rnndenoise-helpers.h"
+#include "tests/unit/model_helper.h"
 
 #define RATE_16K 16000
 #define LATENCY_16K 320 /* 20 ms */
@@ -259,6 +260,71 @@ GST_START_TEST (test_rate_change_switches_model)
 
 GST_END_TEST;
 
+/* A harness whose element runs the model file @path, low-latency or not
+ * (both change only before the element starts). */
+static GstHarness *
+new_model_file_harness (const gchar *path, gboolean low_latency)
+{
+  GstElement *element = gst_element_factory_make ("rnndenoise", NULL);
+  GstHarness *h;
+
+  gst_object_ref_sink (element);
+  g_object_set (element, "model", path, "low-latency", low_latency, NULL);
+  h = gst_harness_new_with_element (element, "sink", "src");
+  gst_object_unref (element);
+  gst_harness_set_src_caps_str (h, F32_CAPS (2));
+  return h;
+}
+
+/* A model file whose network reads two frames ahead: the element takes its
+ * latency from the processor, 20 ms more than the built-in models' (40
+ * ms, 30 ms with low-latency and whole frames), and gives the processor's
+ * samples bit for bit, as many as went in. */
+GST_START_TEST (test_lookahead_model_file)
+{
+  guint n = 9600, channels = 2, k;
+  gfloat *x = make_signal (n, channels, 23), *want = NULL;
+  gchar *path = NULL;
+  ModelHelperSpec spec;
+  DspModel *model;
+  GBytes *bytes;
+  gint fd;
+
+  model_helper_spec_init_lookahead (&spec, DSP_WEIGHT_F32, 31, 2);
+  bytes = model_helper_build (&spec);
+  model = dsp_model_new_from_bytes (bytes, NULL);
+  fail_unless (model != NULL);
+  fd = g_file_open_tmp ("rnndenoise-lookahead-XXXXXX.rnnm", &path, NULL);
+  fail_unless (fd >= 0);
+  g_close (fd, NULL);
+  fail_unless (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+      g_bytes_get_size (bytes), NULL));
+  fail_unless_equals_int (model_output (model, x, n, channels, &want), n);
+
+  for (k = 0; k < 2; k++) {
+    GstHarness *h = new_model_file_harness (path, k == 1);
+    gfloat *got;
+
+    push_signal (h, x, n, channels, k == 1 ? HOP : 333, 0);
+    fail_unless_equals_uint64 (gst_harness_query_latency (h),
+        (k == 1 ? 30 : 40) * GST_MSECOND);
+    gst_harness_push_event (h, gst_event_new_eos ());
+    fail_unless_equals_int (pull_all (h, channels, &got, 0), n);
+    assert_bits_equal (want, got, (gsize) n * channels);
+    g_free (got);
+    gst_harness_teardown (h);
+  }
+
+  g_unlink (path);
+  g_free (path);
+  g_free (want);
+  g_free (x);
+  g_bytes_unref (bytes);
+  dsp_model_unref (model);
+}
+
+GST_END_TEST;
+
 void
 rnndenoise_add_rate_tests (Suite *s)
 {
@@ -268,5 +334,6 @@ rnndenoise_add_rate_tests (Suite *s)
   tcase_add_test (tc, test_16k_stream_runs_16k_model);
   tcase_add_test (tc, test_import_before_caps_picks_model);
   tcase_add_test (tc, test_rate_change_switches_model);
+  tcase_add_test (tc, test_lookahead_model_file);
   suite_add_tcase (s, tc);
 }
