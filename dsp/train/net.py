@@ -9,8 +9,15 @@
 The feature normalisation (training-set mean and standard deviation) is a
 fixed buffer; the exporter folds it into the first dense layer, so the
 model file sees raw features, as the element computes them.
+
+A network with lookahead L reads n_features = (1 + L) x one frame's
+features: the frame's own, then the next L frames'. Its first layer is two
+modules, `inp` for the frame's own features and `inp_ahead` (no bias) for
+the frames ahead, so that training can give the frames ahead a learning
+rate of their own; the model file holds them as one matrix.
 """
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -21,13 +28,19 @@ from modelfile import DENSE, GRU, INPUT_FEATURES, LINEAR, SIGMOID, TANH
 class DenoiseNet(nn.Module):
     """Dense -> GRU -> GRU with a gain head and a VAD head."""
 
-    def __init__(self, n_features, n_bands, dense=32, gru1=64, gru2=96):
+    def __init__(self, n_features, n_bands, dense=32, gru1=64, gru2=96,
+                 lookahead=0):
         super().__init__()
         self.sizes = {"n_features": n_features, "n_bands": n_bands,
                       "dense": dense, "gru1": gru1, "gru2": gru2}
+        if lookahead:
+            self.sizes["lookahead"] = lookahead
         self.register_buffer("feat_mean", torch.zeros(n_features))
         self.register_buffer("feat_std", torch.ones(n_features))
-        self.inp = nn.Linear(n_features, dense)
+        self.own = n_features // (1 + lookahead)
+        self.inp = nn.Linear(self.own, dense)
+        self.inp_ahead = nn.Linear(n_features - self.own, dense, bias=False) \
+            if lookahead else None
         self.gru1 = nn.GRU(dense, gru1, batch_first=True)
         self.gru2 = nn.GRU(gru1, gru2, batch_first=True)
         self.gain = nn.Linear(gru2, n_bands)
@@ -43,7 +56,11 @@ class DenoiseNet(nn.Module):
         """x: (batch, frames, n_features) raw features. Returns gains
         (batch, frames, n_bands), vad (batch, frames) and the GRU states."""
         h1, h2 = state if state is not None else (None, None)
-        y = torch.tanh(self.inp((x - self.feat_mean) / self.feat_std))
+        z = (x - self.feat_mean) / self.feat_std
+        y = self.inp(z[..., :self.own])
+        if self.inp_ahead is not None:
+            y = y + self.inp_ahead(z[..., self.own:])
+        y = torch.tanh(y)
         y, h1 = self.gru1(y, h1)
         y, h2 = self.gru2(y, h2)
         gains = torch.sigmoid(self.gain(y))
@@ -62,7 +79,10 @@ class DenoiseNet(nn.Module):
         def as_f64(t):
             return t.detach().double().numpy()
 
-        w = as_f64(self.inp.weight) / as_f64(self.feat_std)[None, :]
+        w = as_f64(self.inp.weight)
+        if self.inp_ahead is not None:
+            w = np.concatenate([w, as_f64(self.inp_ahead.weight)], axis=1)
+        w = w / as_f64(self.feat_std)[None, :]
         b = as_f64(self.inp.bias) - w @ as_f64(self.feat_mean)
         layers = [
             {"kind": DENSE, "input": INPUT_FEATURES, "activation": TANH,
@@ -87,7 +107,10 @@ class DenoiseNet(nn.Module):
         """Copy layers in export_layers()' form (model file order, numpy
         arrays) into the modules, in the network's dtype. Layer 0 becomes
         the input layer as it is: the caller sets the normalisation it was
-        made for (identity for a file's folded layer)."""
+        made for (identity for a file's folded layer). Not for networks
+        with lookahead."""
+        if self.inp_ahead is not None:
+            raise ValueError("load_layers: the network has lookahead")
         modules = (self.inp, self.gru1, self.gru2, self.gain, self.vad)
         with torch.no_grad():
             for layer, mod in zip(layers, modules):

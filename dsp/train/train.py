@@ -5,7 +5,7 @@
     train.py TRAIN.rndf VAL.rndf OUT.pt [--epochs N] [--minutes M]
              [--seed S] [--chunk-frames F] [--batch B] [--also MORE.rndf]
              [--init START.pt] [--speech-weight W] [--epoch-checkpoints]
-             [--lookahead N]
+             [--lookahead N [--lookahead-lr LR]]
 
 Training runs on random chunks of F frames (3 s by default) cut from the
 training sequences, each from the zero state; validation runs on the whole
@@ -22,6 +22,15 @@ of a random network (a second training stage, e.g. on more data or with
 another --speech-weight, the SPEECH_WEIGHT below). --epoch-checkpoints
 also keeps every epoch's weights (OUT-e1.pt, OUT-e2.pt, ...), for
 comparing epochs on the quality evaluation.
+
+--lookahead N gives the network the features of the N frames after each
+frame besides its own, as the element does for a model file whose
+lookahead field is N (export.py writes it), delaying its output by N more
+hops: each input row is those 1 + N frames' features side by side (past a
+sequence's end, its last frame again). Started from a checkpoint without
+lookahead, the new inputs get zero weights, so training starts from that
+network's output exactly; --lookahead-lr gives those weights a learning
+rate of their own (a fine-tune's rate would barely move them from zero).
 
 The loss weighs speech distortion and residual noise (RNNoise-style): on
 bands with a target (gain >= 0), with d = sqrt(g) - sqrt(g_target),
@@ -93,12 +102,21 @@ def chunk_starts(data, chunk, rng):
     return np.array(starts)
 
 
+def last_rows(data, starts):
+    """The last row of the sequence each of the start rows lies in."""
+    firsts = np.concatenate([[0], np.cumsum(data.lengths)[:-1]])
+    seq = np.searchsorted(firsts, starts, side="right") - 1
+    return firsts[seq] + data.lengths[seq].astype(np.int64) - 1
+
+
 def gather(data, starts, chunk, lookahead=0):
     """Batch tensors (features, gains, vad) for chunks at the given rows;
     with lookahead, each frame's features are followed by those of the
-    next `lookahead` frames of its chunk (the last frame repeated)."""
+    next `lookahead` frames of its sequence (past its end, its last frame
+    again), as a stream gives them."""
     idx = starts[:, None] + np.arange(chunk)[None, :]
-    rows = [np.minimum(idx + k, idx[:, -1:]) for k in range(lookahead + 1)]
+    last = last_rows(data, starts)[:, None] if lookahead else idx
+    rows = [np.minimum(idx + k, last) for k in range(lookahead + 1)]
     return (torch.from_numpy(np.concatenate(
                 [data.features[r] for r in rows], axis=-1)),
             torch.from_numpy(data.gains[idx]),
@@ -164,22 +182,33 @@ def evaluate(net, data, max_batch=16, only=None, lookahead=0):
 
 def with_lookahead_inputs(net, lookahead):
     """A copy of a network without lookahead that reads 1 + lookahead
-    frames' features: its input layer's weights for the first frame, zeros
-    for the others (the same output), the normalisation repeated."""
+    frames' features: its input layer as it was for the first frame, zero
+    weights for the others (the same output), the normalisation repeated."""
     if lookahead == 0:
         return net
     sizes = dict(net.sizes)
-    n = sizes["n_features"]
-    sizes["n_features"] = n * (1 + lookahead)
+    sizes["n_features"] *= 1 + lookahead
+    sizes["lookahead"] = lookahead
     wider = DenoiseNet(**sizes)
     state = net.state_dict()
-    weight = torch.zeros(sizes["dense"], sizes["n_features"])
-    weight[:, :n] = state["inp.weight"]
-    state["inp.weight"] = weight
+    state["inp_ahead.weight"] = torch.zeros_like(wider.inp_ahead.weight)
     state["feat_mean"] = state["feat_mean"].repeat(1 + lookahead)
     state["feat_std"] = state["feat_std"].repeat(1 + lookahead)
     wider.load_state_dict(state)
     return wider
+
+
+def optimiser(net, lr, lookahead_lr=None):
+    """Adam over the network; the input weights of the frames ahead learn
+    at lookahead_lr when given (they may start from zero in a network
+    that is otherwise only fine-tuned)."""
+    if net.inp_ahead is None or lookahead_lr is None:
+        return torch.optim.Adam(net.parameters(), lr=lr)
+    ahead = list(net.inp_ahead.parameters())
+    rest = [p for p in net.parameters()
+            if all(p is not q for q in ahead)]
+    return torch.optim.Adam([{"params": rest},
+                             {"params": ahead, "lr": lookahead_lr}], lr=lr)
 
 
 def real_sequences(manifest):
@@ -217,7 +246,10 @@ def main():
     ap.add_argument("--epoch-checkpoints", action="store_true",
                     help="also save each epoch's weights as OUT-eN.pt")
     ap.add_argument("--lookahead", type=int, default=0,
-                    help="frames of lookahead (an experiment)")
+                    help="frames the network reads ahead")
+    ap.add_argument("--lookahead-lr", type=float,
+                    help="learning rate of the frames ahead's input weights "
+                    "(default: --lr)")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -249,7 +281,7 @@ def main():
         net.set_normalisation(train_data.features.mean(0),
                               train_data.features.std(0))
         net = with_lookahead_inputs(net, args.lookahead)
-    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    opt = optimiser(net, args.lr, args.lookahead_lr)
     # A per-epoch decay that does not depend on the number of epochs: a run
     # cut short by the time budget after K epochs is the same as --epochs K.
     sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=LR_DECAY)

@@ -38,8 +38,8 @@ def net_from_model_file(path, train, train_path):
     the training features' statistics, and the file's frame layout."""
     frame, layers, gain_layer, vad_layer, lookahead = read_model(path)
     if lookahead:
-        sys.exit("widen.py: %s reads %d frame(s) ahead; widen its checkpoint"
-                 % (path, lookahead))
+        sys.exit("widen.py: %s reads %d frame(s) ahead; widen the network "
+                 "before training it with lookahead" % (path, lookahead))
     kinds = [(l["kind"], l["input"]) for l in layers]
     if (kinds != [(DENSE, INPUT_FEATURES), (GRU, 1), (GRU, 2), (DENSE, 3),
                   (DENSE, 3)] or (gain_layer, vad_layer) != (3, 4)):
@@ -87,6 +87,10 @@ def embed(old, new, row_groups=1):
 
 def widen(old, sizes):
     """A DenoiseNet of the given sizes computing old's function."""
+    if old.inp_ahead is not None:
+        sys.exit("widen.py: the network reads %d frame(s) ahead; widen it "
+                 "before training it with lookahead"
+                 % old.sizes["lookahead"])
     for key in ("dense", "gru1", "gru2"):
         if sizes[key] < old.sizes[key]:
             sys.exit("widen.py: %s %d is narrower than the network's %d"

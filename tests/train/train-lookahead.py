@@ -49,8 +49,10 @@ def write_signal(path, seconds, voiced):
 
 
 def check_rows(feats):
-    """gather() with one frame of lookahead, on two chunks of 20 frames."""
-    starts = np.array([0, 30])
+    """gather() with one frame of lookahead, on two chunks of 20 frames:
+    one inside the sequence, one at its end."""
+    end = int(feats.lengths[0])
+    starts = np.array([0, end - 20])
     x0, g0, v0 = train.gather(feats, starts, 20)
     x1, g1, v1 = train.gather(feats, starts, 20, lookahead=1)
     n = feats.features.shape[1]
@@ -59,8 +61,10 @@ def check_rows(feats):
     check(torch.equal(x1[:, :, :n], x0), "the first half is the frame's own")
     check(torch.equal(x1[:, :-1, n:], x0[:, 1:]),
           "the second half is the next frame's")
-    check(torch.equal(x1[:, -1, n:], x0[:, -1]),
-          "a chunk's last frame is its own lookahead")
+    check(np.array_equal(x1[0, -1, n:].numpy(), feats.features[20]),
+          "a chunk's last frame reads the next frame of its sequence")
+    check(torch.equal(x1[1, -1, n:], x0[1, -1]),
+          "the sequence's last frame is its own lookahead")
     check(torch.equal(g1, g0) and torch.equal(v1, v0),
           "the targets are the frame's own")
 
@@ -145,7 +149,7 @@ def run_train(folder, features, init, out, lookahead):
         [sys.executable, os.path.join(TRAIN, "train.py"), features, features,
          os.path.join(folder, out), "--epochs", "1", "--chunk-frames", "50",
          "--batch", "2", "--threads", "1", "--init", init,
-         "--lookahead", str(lookahead)],
+         "--lookahead", str(lookahead), "--lookahead-lr", "3e-3"],
         capture_output=True, text=True)
 
 
@@ -177,6 +181,15 @@ def main():
               % (plain, ahead))
         check(wide.sizes["n_features"] == 2 * cfg["n_features"],
               "it reads %d features" % wide.sizes["n_features"])
+        opt = train.optimiser(wide, 1e-4, 3e-3)
+        ahead = [g["lr"] for g in opt.param_groups
+                 if any(p is wide.inp_ahead.weight for p in g["params"])]
+        check(ahead == [3e-3] and sorted(g["lr"] for g in opt.param_groups)
+              == [1e-4, 3e-3] and sum(len(g["params"]) for g in
+                                      opt.param_groups)
+              == len(list(wide.parameters())),
+              "--lookahead-lr: the weights ahead learn at their own rate, "
+              "the rest at --lr (%s)" % [g["lr"] for g in opt.param_groups])
 
         torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
                     "frame_config": cfg, "epoch": 0, "log": []},
@@ -190,6 +203,9 @@ def main():
                   and trained.sizes["n_features"] == 2 * cfg["n_features"],
                   "the checkpoint reads 2 x %d features, lookahead %s"
                   % (cfg["n_features"], ckpt.get("lookahead")))
+            moved = trained.inp_ahead.weight.abs().max().item()
+            check(moved > 1e-3, "the weights ahead moved from zero (%.3g)"
+                  % moved)
             check_export(folder, trained, feats, forward_tool)
             proc = run_train(folder, at("l3.rndf"), at("la.pt"), "la2.pt", 2)
             check(proc.returncode != 0 and "lookahead" in proc.stderr,
