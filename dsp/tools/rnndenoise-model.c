@@ -33,7 +33,7 @@ print_info (const gchar *path, const DspModel *model)
   printf ("\n");
   printf ("feature layout:  %u (%u features)\n", cfg->feature_layout_id,
       dsp_model_get_n_features (model));
-  printf ("lookahead:       %u frames (%u inputs per row)\n",
+  printf ("lookahead:       %u frame(s) ahead (%u inputs per row)\n",
       dsp_model_get_lookahead (model), dsp_model_get_n_inputs (model));
   printf ("layers:          %u (%u GRU)\n", dsp_model_get_n_layers (model),
       dsp_model_get_n_gru_layers (model));
