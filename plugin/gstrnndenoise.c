@@ -24,8 +24,9 @@
  * export a whole stream (network state and DSP history) and continue it
  * bit-exactly in another element, pipeline or host.
  *
- * The output lags the input by 20 ms with the built-in models, one 10 ms
- * frame more per frame a model reads ahead (reported in the latency query);
+ * The output lags the input by 20 ms with the built-in 48 kHz model and
+ * 30 ms with the 16 kHz one, which reads one 10 ms frame ahead: one frame
+ * more per frame a model reads ahead (reported in the latency query);
  * timestamps follow the input and at EOS the tail is drained, so the output
  * has exactly as many samples as the input.
  *
@@ -944,11 +945,12 @@ install_stream_properties (GObjectClass *gobject_class)
    *
    * Write each 10 ms frame out as soon as it is complete. With input in
    * whole 10 ms frames (for example after `audiobuffersplit
-   * output-buffer-duration=1/100`) the element then adds 10 ms of latency,
-   * the algorithm's own, instead of 20 ms, and the output buffers have the
-   * input's sizes. Other input still works: the output then comes in whole
-   * frames, lags up to 20 ms, and the element warns once and reports 20 ms
-   * again. The samples are the same either way, one frame sooner. Costs
+   * output-buffer-duration=1/100`) the element then adds one 10 ms frame
+   * less latency: 10 ms, the algorithm's own, instead of 20 ms at 48 kHz
+   * (20 instead of 30 ms at 16 kHz, whose model reads a frame ahead), and
+   * the output buffers have the input's sizes. Other input still works: the
+   * output then comes in whole frames, lags up to the default latency, and
+   * the element warns once and reports that latency again. The samples are the same either way, one frame sooner. Costs
    * one copy per buffer (the output is written aside, not in place).
    */
   g_object_class_install_property (gobject_class, PROP_LOW_LATENCY,

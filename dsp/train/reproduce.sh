@@ -49,7 +49,13 @@
 # too (synth.py --added-noises: recordings found after the earlier sets
 # were made, which stay as they were); from round NOISE_AUGMENT_ROUND on,
 # their recorded noise is augmented (synth.py --noise-augment: other
-# speeds, random equalisers, sudden events).
+# speeds, random equalisers, sudden events). From round LOOKAHEAD_ROUND
+# on, the network reads LOOKAHEAD frames ahead (train.py --lookahead: the
+# model file's lookahead, LOOKAHEAD hops more latency), the new input
+# weights starting from zero and learning at LOOKAHEAD_LR. The rounds'
+# networks are all scored on the selection mixtures (below); the one kept
+# at 48 kHz is round KEEP_ROUND48's, at 16 kHz round KEEP_ROUND16's (or
+# the last round run, if fewer ran).
 #
 # Which round is kept was chosen on the selection mixtures (synth.py
 # --selection: recorded voices that neither training, validation nor the
@@ -95,7 +101,12 @@
 # (its fourth round: 0, 0.00007), FINETUNE_EPOCHS5, FINETUNE_LR5 (its
 # fifth round: 0, 0.00005), ADDED_NOISES_ROUND (the first round whose set
 # has the added noise kinds: 4), NOISE_AUGMENT_ROUND (the first round whose
-# set has augmented recorded noise: 5), FINETUNE16 (yes: the 16 kHz model
+# set has augmented recorded noise: 5), LOOKAHEAD_ROUND, LOOKAHEAD,
+# LOOKAHEAD_LR (the first round whose network reads frames ahead, how
+# many, and the learning rate of their input weights: 4, 1, 0.001),
+# KEEP_ROUND48, KEEP_ROUND16 (the fine-tune round whose network ships at
+# each rate: 3, 4),
+# FINETUNE16 (yes: the 16 kHz model
 # takes the fine-tune rounds too; no), FINETUNE16_ROUNDS (how many of them:
 # 5),
 # SELECTION (yes: score every round on
@@ -145,6 +156,11 @@ SELECTION=${SELECTION:-yes}
 FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
 ADDED_NOISES_ROUND=${ADDED_NOISES_ROUND:-4}
 NOISE_AUGMENT_ROUND=${NOISE_AUGMENT_ROUND:-5}
+LOOKAHEAD_ROUND=${LOOKAHEAD_ROUND:-4}
+LOOKAHEAD=${LOOKAHEAD:-1}
+LOOKAHEAD_LR=${LOOKAHEAD_LR:-0.001}
+KEEP_ROUND48=${KEEP_ROUND48:-3}
+KEEP_ROUND16=${KEEP_ROUND16:-4}
 LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
@@ -179,9 +195,9 @@ else
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
-  # The fourth round scored level with the third on the selection
-  # mixtures and is not in the shipped models.
-  FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-0}
+  # The fourth round (lookahead) ships at 16 kHz; at 48 kHz the third
+  # round's network is kept (KEEP_ROUND48).
+  FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-0}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
@@ -431,6 +447,14 @@ round_added_noises () {  # K: yes if round K's set has the added kinds
 round_noise_augment () {  # K: yes if round K's set has augmented noise
   if [ "$1" -ge "$NOISE_AUGMENT_ROUND" ]; then echo yes; else echo no; fi
 }
+round_lookahead () {  # K: train.py's lookahead options for round K
+  if [ "$1" -ge "$LOOKAHEAD_ROUND" ]; then
+    echo "--lookahead $LOOKAHEAD --lookahead-lr $LOOKAHEAD_LR"
+  fi
+}
+kept_round () {  # KEEP LAST: round KEEP, or LAST if fewer rounds ran
+  if [ "$1" -le "$2" ]; then echo "$1"; else echo "$2"; fi
+}
 round_setting () {  # K NAME: NAME for round 1, NAME<K> after it
   if [ "$1" -eq 1 ]; then eval "echo \"\$$2\""; else stage_setting "$1" "$2"; fi
 }
@@ -442,15 +466,16 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
   done
 fi
 tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED ADDED
-  # AUGMENT
+  # AUGMENT LOOKAHEAD_OPTIONS
   fresh_set "$1" "$2" "$FINETUNE_SPEED" "$7" "$8"
   step "train, fine-tune stage, $2 (at most $4 epochs)"
+  # shellcheck disable=SC2086 # $9 is a list of options
   $PY "$HERE/train.py" "$FINAL/train-$2.rndf" "$FINAL/val.rndf" \
       "$FINAL/model-$2.pt" --also "$FINAL/train-$2-snr.rndf" \
       --also "$FINAL/train-$3.rndf" --init "$MODEL48" \
       --sizes "$WIDE_SIZES" --speech-weight "$WIDE_SPEECH_WEIGHT" \
       --lr "$5" --seed "$6" --epochs "$4" --epoch-checkpoints \
-      --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv"
+      --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv" $9
   MODEL48="$FINAL/model-$2.pt"
   ROUNDS48="$ROUNDS48 $2"
 }
@@ -462,10 +487,14 @@ while [ "$k" -le "$LAST_ROUND" ]; do
   tune_round "$(round_set_seed $k)" "$(round_name $k)" "$previous" \
       "$(round_setting $k FINETUNE_EPOCHS)" "$(round_setting $k FINETUNE_LR)" \
       "$(round_train_seed $k)" "$(round_added_noises $k)" \
-      "$(round_noise_augment $k)"
+      "$(round_noise_augment $k)" "$(round_lookahead $k)"
   previous=$(round_name $k)
   k=$((k + 1))
 done
+if [ "$LAST_ROUND" -gt 0 ]; then
+  MODEL48="$FINAL/model-$(round_name "$(kept_round "$KEEP_ROUND48" \
+      "$LAST_ROUND")").pt"
+fi
 cp "$MODEL48" "$DATA/model.pt"
 
 # Every round's network as an int8x8 file, scored on the selection
@@ -565,6 +594,7 @@ if [ "$EPOCHS16" -gt 0 ]; then
   # the round before, or made before the first); from MODEL16, read back
   # from its float32 file first if FROM_FILE is yes.
   tune16_round () {  # SET_SEED PREVIOUS_SET_SEED NAME EPOCHS LR TRAIN_SEED FROM_FILE
+    # LOOKAHEAD_OPTIONS
     list="$DATA/audio-seed$1/train/list.txt"
     step "16 kHz fine-tune round $3 on the set of seed $1"
     features16 "$list" "$D16/train-seed$1.rndf"
@@ -575,12 +605,13 @@ if [ "$EPOCHS16" -gt 0 ]; then
           "$D16/train-seed$1.rndf" "$D16/model-before-$3.pt" --sizes "$SIZES"
       MODEL16="$D16/model-before-$3.pt"
     fi
+    # shellcheck disable=SC2086 # $8 is a list of options
     $PY "$HERE/train.py" "$D16/train-seed$1.rndf" "$D16/val.rndf" \
         "$D16/model-$3.pt" --also "$D16/train-seed$1-snr.rndf" \
         --also "$D16/train-seed$2.rndf" --init "$MODEL16" \
         --speech-weight "$SPEECH_WEIGHT16" --lr "$5" --seed "$6" \
         --epochs "$4" --epoch-checkpoints --minutes "$TRAIN_BUDGET" \
-        --val-manifest "$AUDIO/val/manifest.tsv"
+        --val-manifest "$AUDIO/val/manifest.tsv" $8
     MODEL16="$D16/model-$3.pt"
     ROUNDS16="$ROUNDS16 $3"
   }
@@ -603,7 +634,7 @@ if [ "$EPOCHS16" -gt 0 ]; then
     tune16_round "$(round_set_seed $k)" "$previous_seed" "$(round_name $k)" \
         "$(round_setting $k FINETUNE_EPOCHS)" \
         "$(round_setting $k FINETUNE_LR)" "$(round_train_seed $k)" \
-        "$from_file"
+        "$from_file" "$(round_lookahead $k)"
     previous_seed=$(round_set_seed $k)
     k=$((k + 1))
   done
@@ -613,6 +644,10 @@ if [ "$EPOCHS16" -gt 0 ]; then
     selection_table "$D16" 16000 "$DATA/selection-16k.md" $ROUNDS16
   fi
 
+  if [ "$LAST_ROUND16" -gt 0 ]; then
+    MODEL16="$D16/model-$(round_name "$(kept_round "$KEEP_ROUND16" \
+        "$LAST_ROUND16")").pt"
+  fi
   step "export and check the 16 kHz model"
   $PY "$HERE/export.py" "$MODEL16" "$DATA/rnndenoise-16k-f32.rnnm" \
       --int8x8 "$DATA/rnndenoise-16k.rnnm"

@@ -8,7 +8,7 @@ at 48 kHz and at 16 kHz (each rate with its built-in model); the plugins
 refuse any other rate (applyplugin at 44100 Hz here).
 
 The library and the plugins delay the output by the latency (960 samples at
-48 kHz, 320 at 16 kHz, those first samples being silence); the element
+48 kHz, 480 at 16 kHz, those first samples being silence); the element
 drops that pre-roll and drains the tail, so its output is the library's
 shifted by the latency. Float paths are compared bit for bit; the 16-bit
 files of applyplugin and lv2apply within the rounding of their own
@@ -29,7 +29,7 @@ import wave
 
 # The rates with a built-in model and the latency in samples at each; the
 # plugins must refuse REFUSED_RATE.
-LATENCIES = {48000: 960, 16000: 320}
+LATENCIES = {48000: 960, 16000: 480}
 REFUSED_RATE = 44100
 LV2_URIS = {1: "urn:rnndenoise:lv2:mono", 2: "urn:rnndenoise:lv2:stereo"}
 # The latency port's index: after the 2 x channels audio ports and four

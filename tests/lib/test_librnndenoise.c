@@ -110,11 +110,13 @@ START_TEST (test_shared_model)
 }
 END_TEST
 
-/* One embedded model per rate: 48 and 16 kHz (10 ms frames, 20 ms latency
- * at both); any other rate has none. */
+/* One embedded model per rate: 48 and 16 kHz (10 ms frames; 20 ms latency
+ * at 48 kHz, 30 ms at 16 kHz, whose model reads one frame ahead); any
+ * other rate has none. */
 START_TEST (test_default_model_per_rate)
 {
   static const int rates[] = { 48000, 16000 };
+  static const int latencies[] = { 960, 480 };
   int err = 0;
   guint i;
 
@@ -130,7 +132,7 @@ START_TEST (test_default_model_per_rate)
     ck_assert_ptr_nonnull (st);
     ck_assert_int_eq (rnndenoise_get_sample_rate (st), rates[i]);
     ck_assert_int_eq (rnndenoise_get_frame_size (st), rates[i] / 100);
-    ck_assert_int_eq (rnndenoise_get_latency (st), rates[i] / 50);
+    ck_assert_int_eq (rnndenoise_get_latency (st), latencies[i]);
     rnndenoise_free (st);
     rnndenoise_model_unref (model);
   }
