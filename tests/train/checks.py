@@ -11,7 +11,10 @@ exit status.
 """
 
 import importlib
+import math
 import os
+import random
+import struct
 import subprocess
 import sys
 
@@ -28,6 +31,39 @@ def need(*names):
     except ImportError as e:
         print("skipped: %s" % e)
         sys.exit(77)
+
+
+def write_signal(path, seconds, voiced, rate=48000):
+    """Raw float32 samples: harmonics of 150 Hz (a voiced tone complex), or
+    white noise, the same on every call."""
+    rng = random.Random(7)
+    n = int(rate * seconds)
+    if voiced:
+        samples = (0.03 * sum(math.sin(2 * math.pi * 150.0 * h * k / rate)
+                              / h for h in range(1, 12)) for k in range(n))
+    else:
+        samples = (rng.uniform(-0.02, 0.02) for _ in range(n))
+    with open(path, "wb") as f:
+        f.write(struct.pack("<%df" % n, *samples))
+
+
+def make_features(folder, features_tool, seconds, layouts=("3",)):
+    """One mixture's features files in folder, made by rnndenoise-features
+    --list: write_signal()'s tone complex as the speech, its noise as the
+    noise; one file per feature layout, folder/lLAYOUT.rndf. Returns their
+    paths in the order of layouts."""
+    def at(name):
+        return os.path.join(folder, name)
+
+    write_signal(at("clean.raw"), seconds, voiced=True)
+    write_signal(at("noise.raw"), seconds, voiced=False)
+    with open(at("list.txt"), "w") as f:
+        f.write("clean.raw noise.raw\n")
+    paths = [at("l%s.rndf" % layout) for layout in layouts]
+    for layout, path in zip(layouts, paths):
+        subprocess.run([features_tool, "--layout", layout, "--list",
+                        at("list.txt"), path], check=True)
+    return paths
 
 
 class Checks:

@@ -18,34 +18,18 @@ from it with another lookahead. Skipped (77) without PyTorch
 (python3-torch).
 """
 
-import math
 import os
-import random
 import struct
 import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, need
+from checks import TRAIN, Checks, make_features, need
 
 np, torch, featfile, modelfile, net_module, train = need(
     "numpy", "torch", "featfile", "modelfile", "net", "train")
 
-RATE = 48000
 check = Checks()
-
-
-def write_signal(path, seconds, voiced):
-    """Raw float32 at 48 kHz: harmonics of 180 Hz, or white noise."""
-    rng = random.Random(5)
-    n = int(RATE * seconds)
-    if voiced:
-        samples = (0.03 * sum(math.sin(2 * math.pi * 180.0 * h * k / RATE)
-                              / h for h in range(1, 10)) for k in range(n))
-    else:
-        samples = (rng.uniform(-0.02, 0.02) for _ in range(n))
-    with open(path, "wb") as f:
-        f.write(struct.pack("<%df" % n, *samples))
 
 
 def check_rows(feats):
@@ -159,12 +143,7 @@ def main():
         def at(name):
             return os.path.join(folder, name)
 
-        write_signal(at("clean.raw"), 2.0, voiced=True)
-        write_signal(at("noise.raw"), 2.0, voiced=False)
-        with open(at("list.txt"), "w") as f:
-            f.write("clean.raw noise.raw\n")
-        subprocess.run([features_tool, "--layout", "3", "--list",
-                        at("list.txt"), at("l3.rndf")], check=True)
+        make_features(folder, features_tool, 2.0)
         feats = featfile.FeatureFile(at("l3.rndf"))
         cfg = feats.frame_config()
         check_rows(feats)

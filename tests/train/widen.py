@@ -14,34 +14,18 @@ zero). A narrower size and a model file in another layout are refused.
 Skipped (77) without PyTorch (python3-torch).
 """
 
-import math
 import os
-import random
 import struct
 import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, need
+from checks import TRAIN, Checks, make_features, need
 
 torch, export, featfile, net_module = need("torch", "export", "featfile",
                                            "net")
 
-RATE = 48000
 check = Checks()
-
-
-def write_signal(path, seconds, voiced):
-    """Raw float32 at 48 kHz: harmonics of 150 Hz, or white noise."""
-    rng = random.Random(7)
-    n = int(RATE * seconds)
-    if voiced:
-        samples = (0.03 * sum(math.sin(2 * math.pi * 150.0 * h * k / RATE)
-                              / h for h in range(1, 12)) for k in range(n))
-    else:
-        samples = (rng.uniform(-0.02, 0.02) for _ in range(n))
-    with open(path, "wb") as f:
-        f.write(struct.pack("<%df" % n, *samples))
 
 
 def forward(tool, model, features, out):
@@ -64,14 +48,7 @@ def main():
         def at(name):
             return os.path.join(folder, name)
 
-        write_signal(at("clean.raw"), 1.5, voiced=True)
-        write_signal(at("noise.raw"), 1.5, voiced=False)
-        with open(at("list.txt"), "w") as f:
-            f.write("clean.raw noise.raw\n")
-        for layout, name in (("3", "l3.rndf"), ("2", "l2.rndf")):
-            subprocess.run([features_tool, "--layout", layout, "--list",
-                            at("list.txt"), at(name)], check=True)
-
+        make_features(folder, features_tool, 1.5, ("3", "2"))
         feats = featfile.FeatureFile(at("l3.rndf"))
         cfg = feats.frame_config()
         torch.manual_seed(3)

@@ -1132,6 +1132,18 @@ END_TEST
 
 /* ---- lookahead ----------------------------------------------------------- */
 
+/* Every one of @n values of @got is within @tolerance of @want. */
+static void
+assert_within (const gfloat *got, const gfloat *want, gsize n, gfloat tolerance)
+{
+  gfloat worst = 0.0f;
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    worst = MAX (worst, fabsf (got[i] - want[i]));
+  ck_assert_msg (worst < tolerance, "largest |difference| %g", worst);
+}
+
 /* A model with lookahead 1 whose band gains are all 1 (zero weights and a
  * large bias in the gain head): input sample i comes out as output sample
  * i, within the STFT's reconstruction error (test_stft.c allows 1e-5). Its
@@ -1144,11 +1156,10 @@ START_TEST (test_lookahead_passes_through)
   gfloat *x = make_signal (n, channels, 41);
   gfloat *y = g_new0 (gfloat, (gsize) (n + 3 * HOP) * channels);
   guint chunk[1] = { 333 }, produced;
-  gfloat worst = 0.0f;
   DspModel *plain, *model;
   DspProcessor *p0, *p;
   guint8 *data;
-  gsize size, i;
+  gsize size;
 
   plain = lookahead_model (0, DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DSP_WEIGHT_F32,
       FALSE);
@@ -1176,9 +1187,7 @@ START_TEST (test_lookahead_passes_through)
   ck_assert_uint_eq (produced, n - 3 * HOP);
   produced += dsp_processor_drain (p, y + (gsize) produced * channels);
   ck_assert_uint_eq (produced, n);
-  for (i = 0; i < (gsize) n * channels; i++)
-    worst = MAX (worst, fabsf (y[i] - x[i]));
-  ck_assert_msg (worst < 1e-5f, "largest |out - in| %g", worst);
+  assert_within (y, x, (gsize) n * channels, 1e-5f);
 
   dsp_processor_free (p0);
   dsp_processor_free (p);
@@ -1232,20 +1241,17 @@ run_floor_steps (DspModel *model, const gfloat *x, guint n, gfloat *y)
  * floor distances, not by those of the frames read ahead. */
 START_TEST (test_lookahead_ignored_gives_plain_output)
 {
-  guint n = 48000, i;
+  guint n = 48000;
   gfloat *x = make_bursts_signal (n);
   gfloat *plain_y = g_new0 (gfloat, n), *y = g_new0 (gfloat, n);
   DspModel *plain = lookahead_model (0, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
       DSP_WEIGHT_F32, FALSE);
   DspModel *model = lookahead_model (_i + 1, DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
       DSP_WEIGHT_F32, TRUE);
-  gfloat worst = 0.0f;
 
   run_floor_steps (plain, x, n, plain_y);
   run_floor_steps (model, x, n, y);
-  for (i = 0; i < n; i++)
-    worst = MAX (worst, fabsf (y[i] - plain_y[i]));
-  ck_assert_msg (worst < 1e-5f, "largest |difference| %g", worst);
+  assert_within (y, plain_y, n, 1e-5f);
 
   g_free (x);
   g_free (y);
