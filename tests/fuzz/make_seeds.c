@@ -308,6 +308,7 @@ make_s8x8_on_features (void)
 #define MODEL_N_BANDS 24
 #define MODEL_N_LAYERS 32
 #define MODEL_GAIN_LAYER 36
+#define MODEL_LOOKAHEAD 44
 #define REC_KIND 0
 #define REC_INPUT 4
 #define REC_INPUT_SIZE 8
@@ -316,6 +317,25 @@ make_s8x8_on_features (void)
 #define REC_WEIGHTS_OFFSET 24
 #define REC_WEIGHTS_SIZE 28
 #define REC_BIAS_OFFSET 32
+
+/* A model that reads two frames ahead (its first layer reads three
+ * frames' features), and the same file claiming more lookahead than the
+ * loader allows, or less than its first layer reads. */
+static void
+make_lookahead_seeds (void)
+{
+  ModelHelperSpec spec;
+  GBytes *bytes;
+
+  model_helper_spec_init_lookahead (&spec, DSP_WEIGHT_S8X8, 7, 2);
+  bytes = model_helper_build (&spec);
+  write_seed_bytes ("model", "seed-48k-int8x8-lookahead2", bytes);
+  write_patched ("model", "bad-lookahead-3", bytes, MODEL_LOOKAHEAD, 3,
+      fuzz_reseal_model);
+  write_patched ("model", "bad-lookahead-1-wide-input", bytes, MODEL_LOOKAHEAD,
+      1, fuzz_reseal_model);
+  g_bytes_unref (bytes);
+}
 
 static void
 make_model_seeds (const gchar *unit_data)
@@ -345,6 +365,7 @@ make_model_seeds (const gchar *unit_data)
   bytes = make_s8x8_on_features ();
   write_seed_bytes ("model", "bad-int8x8-features", bytes);
   g_bytes_unref (bytes);
+  make_lookahead_seeds ();
 
   if (unit_data != NULL) {
     gchar *path = g_build_filename (unit_data, "model_s8.rnnm", NULL);
