@@ -1021,9 +1021,9 @@ take_samples (DspProcessor *self, const gfloat *in, guint take,
 }
 
 /* Frame-output mode: writes the frame just synthesised (frame t - L when
- * frame t completed) to @out at *@produced. Sample j of the synthesis is output sample (input samples
- * taken) - latency + j, dropped while that is negative: the first
- * `preroll` of them. */
+ * frame t completed) to @out at *@produced. Sample j of the synthesis is
+ * output sample (input samples taken) - latency + j, dropped while that is
+ * negative: the first `preroll` of them. */
 static void
 emit_frame (DspProcessor *self, gfloat *out, guint *produced)
 {

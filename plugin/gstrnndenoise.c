@@ -950,13 +950,15 @@ install_stream_properties (GObjectClass *gobject_class)
    * (20 instead of 30 ms at 16 kHz, whose model reads a frame ahead), and
    * the output buffers have the input's sizes. Other input still works: the
    * output then comes in whole frames, lags up to the default latency, and
-   * the element warns once and reports that latency again. The samples are the same either way, one frame sooner. Costs
-   * one copy per buffer (the output is written aside, not in place).
+   * the element warns once and reports that latency again. The samples are
+   * the same either way, one frame sooner. Costs one copy per buffer (the
+   * output is written aside, not in place).
    */
   g_object_class_install_property (gobject_class, PROP_LOW_LATENCY,
       g_param_spec_boolean ("low-latency", "Low latency",
-          "Output each frame when it completes: 10 ms latency for input in "
-          "whole 10 ms frames (e.g. after audiobuffersplit)",
+          "Output each frame when it completes: 10 ms less latency (10 ms "
+          "at 48 kHz, 20 ms at 16 kHz) for input in whole 10 ms frames (e.g. "
+          "after audiobuffersplit)",
           DEFAULT_LOW_LATENCY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));
