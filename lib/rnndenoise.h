@@ -20,8 +20,8 @@
  * model; rnndenoise_model_new_default_for_rate() has one for 16000 Hz),
  * float samples in -1..1 or int16, channels interleaved. Any number of
  * samples per call. The output is the input denoised and delayed by
- * rnndenoise_get_latency() samples (960, 20 ms, at 48 kHz; 480, 30 ms,
- * at 16 kHz, whose model reads one frame ahead): each call
+ * rnndenoise_get_latency() samples (1440 at 48 kHz, 480 at 16 kHz: 30 ms,
+ * the built-in models reading one frame ahead): each call
  * returns exactly as many samples as it takes, the first latency samples
  * of a stream being silence. rnndenoise_drain() gives the tail.
  *

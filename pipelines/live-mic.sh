@@ -13,7 +13,7 @@
 # BUILD_DIR (default: build) picks the build directory; without one, the
 # installed plugin is used. With audiobuffersplit (gst-plugins-bad) the
 # input is cut into 10 ms buffers and the element runs with
-# low-latency=true: it adds 10 ms of latency; without it, 20 ms.
+# low-latency=true: it adds 20 ms of latency; without it, 30 ms.
 set -eu
 . "$(dirname -- "$0")/common.sh"
 
@@ -29,7 +29,7 @@ if gst-inspect-1.0 audiobuffersplit >/dev/null 2>&1; then
   set -- low-latency=true "$@"
   split="audiobuffersplit output-buffer-duration=1/100 !"
 else
-  echo "live-mic.sh: no audiobuffersplit (gst-plugins-bad): 20 ms latency" >&2
+  echo "live-mic.sh: no audiobuffersplit (gst-plugins-bad): 30 ms latency" >&2
   split=
 fi
 

@@ -24,9 +24,9 @@
  * export a whole stream (network state and DSP history) and continue it
  * bit-exactly in another element, pipeline or host.
  *
- * The output lags the input by 20 ms with the built-in 48 kHz model and
- * 30 ms with the 16 kHz one, which reads one 10 ms frame ahead: one frame
- * more per frame a model reads ahead (reported in the latency query);
+ * The output lags the input by 30 ms with the built-in models, which read
+ * one 10 ms frame ahead: 20 ms for the algorithm and one frame more per
+ * frame a model reads ahead (reported in the latency query);
  * timestamps follow the input and at EOS the tail is drained, so the output
  * has exactly as many samples as the input.
  *
@@ -946,9 +946,9 @@ install_stream_properties (GObjectClass *gobject_class)
    * Write each 10 ms frame out as soon as it is complete. With input in
    * whole 10 ms frames (for example after `audiobuffersplit
    * output-buffer-duration=1/100`) the element then adds one 10 ms frame
-   * less latency: 10 ms, the algorithm's own, instead of 20 ms at 48 kHz
-   * (20 instead of 30 ms at 16 kHz, whose model reads a frame ahead), and
-   * the output buffers have the input's sizes. Other input still works: the
+   * less latency: 20 instead of 30 ms with the built-in models (the
+   * algorithm's own 10 ms and the frame they read ahead), and the output
+   * buffers have the input's sizes. Other input still works: the
    * output then comes in whole frames, lags up to the default latency, and
    * the element warns once and reports that latency again. The samples are
    * the same either way, one frame sooner. Costs one copy per buffer (the
@@ -956,9 +956,9 @@ install_stream_properties (GObjectClass *gobject_class)
    */
   g_object_class_install_property (gobject_class, PROP_LOW_LATENCY,
       g_param_spec_boolean ("low-latency", "Low latency",
-          "Output each frame when it completes: 10 ms less latency (10 ms "
-          "at 48 kHz, 20 ms at 16 kHz) for input in whole 10 ms frames (e.g. "
-          "after audiobuffersplit)",
+          "Output each frame when it completes: 10 ms less latency (20 ms "
+          "instead of 30 with the built-in models) for input in whole 10 ms "
+          "frames (e.g. after audiobuffersplit)",
           DEFAULT_LOW_LATENCY,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
               | GST_PARAM_MUTABLE_READY));

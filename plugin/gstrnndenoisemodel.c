@@ -209,8 +209,8 @@ gst_rnn_denoise_audio_caps (GstRnnDenoise *self)
 }
 
 /* The delay @pad's stream adds, in time: what the processors of its model
- * add (20 ms for the built-in 48 kHz model, 30 ms for the 16 kHz one,
- * which reads a frame ahead), one hop less (10 ms) with
+ * add (30 ms for the built-in models, which read a frame ahead), one hop
+ * less (10 ms) with
  * low-latency as long as the input comes in whole frames; 0 before a model
  * is loaded. Before caps, the first model's. Any thread. */
 GstClockTime

@@ -52,7 +52,11 @@
 # speeds, random equalisers, sudden events). From round LOOKAHEAD_ROUND
 # on, the network reads LOOKAHEAD frames ahead (train.py --lookahead: the
 # model file's lookahead, LOOKAHEAD hops more latency), the new input
-# weights starting from zero and learning at LOOKAHEAD_LR. The rounds'
+# weights starting from zero and learning at LOOKAHEAD_LR; at 48 kHz that
+# round weighs speech LOOKAHEAD_SPEECH_WEIGHT48 in the loss and starts from
+# the round before's network read back from its float32 file (widen.py at
+# the same sizes, which unfolds the input normalisation with the round's
+# set's statistics), as the shipped 48 kHz model was made. The rounds'
 # networks are all scored on the selection mixtures (below); the one kept
 # at 48 kHz is round KEEP_ROUND48's, at 16 kHz round KEEP_ROUND16's (or
 # the last round run, if fewer ran).
@@ -104,8 +108,10 @@
 # set has augmented recorded noise: 5), LOOKAHEAD_ROUND, LOOKAHEAD,
 # LOOKAHEAD_LR (the first round whose network reads frames ahead, how
 # many, and the learning rate of their input weights: 4, 1, 0.001),
+# LOOKAHEAD_SPEECH_WEIGHT48 (the speech weight of the 48 kHz rounds from
+# LOOKAHEAD_ROUND on: 16),
 # KEEP_ROUND48, KEEP_ROUND16 (the fine-tune round whose network ships at
-# each rate: 3, 4),
+# each rate: 4, 4),
 # FINETUNE16 (yes: the 16 kHz model
 # takes the fine-tune rounds too; no), FINETUNE16_ROUNDS (how many of them:
 # 5),
@@ -159,7 +165,8 @@ NOISE_AUGMENT_ROUND=${NOISE_AUGMENT_ROUND:-5}
 LOOKAHEAD_ROUND=${LOOKAHEAD_ROUND:-4}
 LOOKAHEAD=${LOOKAHEAD:-1}
 LOOKAHEAD_LR=${LOOKAHEAD_LR:-0.001}
-KEEP_ROUND48=${KEEP_ROUND48:-3}
+LOOKAHEAD_SPEECH_WEIGHT48=${LOOKAHEAD_SPEECH_WEIGHT48:-16}
+KEEP_ROUND48=${KEEP_ROUND48:-4}
 KEEP_ROUND16=${KEEP_ROUND16:-4}
 LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
@@ -195,8 +202,8 @@ else
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
-  # The fourth round (lookahead) ships at 16 kHz; at 48 kHz the third
-  # round's network is kept (KEEP_ROUND48).
+  # The fourth round (lookahead) ships at both rates (KEEP_ROUND48,
+  # KEEP_ROUND16).
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-0}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
@@ -452,6 +459,16 @@ round_lookahead () {  # K: train.py's lookahead options for round K
     echo "--lookahead $LOOKAHEAD --lookahead-lr $LOOKAHEAD_LR"
   fi
 }
+round_speech_weight48 () {  # K: the speech weight of round K at 48 kHz
+  if [ "$1" -ge "$LOOKAHEAD_ROUND" ]; then
+    echo "$LOOKAHEAD_SPEECH_WEIGHT48"
+  else
+    echo "$WIDE_SPEECH_WEIGHT"
+  fi
+}
+round_readback48 () {  # K: yes if round K at 48 kHz starts from a file
+  if [ "$1" -eq "$LOOKAHEAD_ROUND" ]; then echo yes; else echo no; fi
+}
 kept_round () {  # KEEP LAST: round KEEP, or LAST if fewer rounds ran
   if [ "$1" -le "$2" ]; then echo "$1"; else echo "$2"; fi
 }
@@ -466,14 +483,22 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
   done
 fi
 tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED ADDED
-  # AUGMENT LOOKAHEAD_OPTIONS
+  # AUGMENT LOOKAHEAD_OPTIONS SPEECH_WEIGHT READBACK
   fresh_set "$1" "$2" "$FINETUNE_SPEED" "$7" "$8"
-  step "train, fine-tune stage, $2 (at most $4 epochs)"
+  if [ "${11}" = yes ]; then
+    step "read the network before $2 back from its float32 file"
+    $PY "$HERE/export.py" "$MODEL48" "$FINAL/model-before-$2-f32.rnnm"
+    $PY "$HERE/widen.py" "$FINAL/model-before-$2-f32.rnnm" \
+        "$FINAL/train-$2.rndf" "$FINAL/model-before-$2.pt" \
+        --sizes "$WIDE_SIZES"
+    MODEL48="$FINAL/model-before-$2.pt"
+  fi
+  step "train, fine-tune stage, $2 (at most $4 epochs, speech weight ${10})"
   # shellcheck disable=SC2086 # $9 is a list of options
   $PY "$HERE/train.py" "$FINAL/train-$2.rndf" "$FINAL/val.rndf" \
       "$FINAL/model-$2.pt" --also "$FINAL/train-$2-snr.rndf" \
       --also "$FINAL/train-$3.rndf" --init "$MODEL48" \
-      --sizes "$WIDE_SIZES" --speech-weight "$WIDE_SPEECH_WEIGHT" \
+      --sizes "$WIDE_SIZES" --speech-weight "${10}" \
       --lr "$5" --seed "$6" --epochs "$4" --epoch-checkpoints \
       --minutes "$TRAIN_BUDGET" --val-manifest "$AUDIO/val/manifest.tsv" $9
   MODEL48="$FINAL/model-$2.pt"
@@ -487,7 +512,8 @@ while [ "$k" -le "$LAST_ROUND" ]; do
   tune_round "$(round_set_seed $k)" "$(round_name $k)" "$previous" \
       "$(round_setting $k FINETUNE_EPOCHS)" "$(round_setting $k FINETUNE_LR)" \
       "$(round_train_seed $k)" "$(round_added_noises $k)" \
-      "$(round_noise_augment $k)" "$(round_lookahead $k)"
+      "$(round_noise_augment $k)" "$(round_lookahead $k)" \
+      "$(round_speech_weight48 $k)" "$(round_readback48 $k)"
   previous=$(round_name $k)
   k=$((k + 1))
 done

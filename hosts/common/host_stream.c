@@ -158,8 +158,8 @@ host_stream_run (HostStream *self, const float *const *in, float *const *out,
 }
 
 /* Writes the voice probability of the last frame and the latency in
- * samples at the stream's rate (960 at 48 kHz: 20 ms; 480 at 16 kHz:
- * 30 ms, the 16 kHz model reading one frame ahead) to
+ * samples at the stream's rate (1440 at 48 kHz, 480 at 16 kHz: 30 ms, the
+ * built-in models reading one frame ahead) to
  * the output control ports the host connected (NULL: not). */
 void
 host_stream_report (HostStream *self, float *vad, float *latency)

@@ -20,7 +20,11 @@
 
 #define RATE 48000
 #define HOP 480
-#define LATENCY (2 * HOP)
+/* The built-in 48 kHz model reads one frame ahead: its latency is the
+ * window (two hops) and that frame. */
+#define FRAMES_AHEAD 1
+#define LATENCY ((2 + FRAMES_AHEAD) * HOP)
+#define LATENCY_NS ((GstClockTime) LATENCY * GST_SECOND / RATE)
 #define F32_CAPS(ch) \
   "audio/x-raw,format=F32LE,layout=interleaved,rate=48000,channels=" #ch
 #define S16_CAPS(ch) \

@@ -44,7 +44,7 @@ GST_START_TEST (test_vad_gate_property)
       NULL);
   push_signal (h, x, 10 * HOP, 1, HOP, 0);
   got = pull_all (h, 1, &y, 0);
-  fail_unless_equals_int (got, 8 * HOP);
+  fail_unless_equals_int (got, 10 * HOP - LATENCY);
   for (i = 0; i < got; i++)
     fail_unless_equals_float (y[i], 0.0f);
   g_free (x);
@@ -225,7 +225,7 @@ GST_START_TEST (test_controlled_properties)
           cs));
   push_signal (h, x, 10 * HOP, 1, HOP, 0);
   got = pull_all (h, 1, &y, 0);
-  fail_unless_equals_int (got, 8 * HOP);
+  fail_unless_equals_int (got, 10 * HOP - LATENCY);
   for (i = 0; i < got; i++)
     fail_unless_equals_float (y[i], 0.0f);
   gst_object_unref (cs);
@@ -259,7 +259,7 @@ GST_START_TEST (test_messages)
     }
     gst_message_unref (msg);
   }
-  /* 0.5 s of input, 20 ms held back, one message per 100 ms. */
+  /* 0.5 s of input, 30 ms held back, one message per 100 ms. */
   fail_unless_equals_int (count, 4);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);

@@ -101,8 +101,8 @@ GST_START_TEST (test_caps_rates_of_loaded_models)
 GST_END_TEST;
 
 /* A 16 kHz stream runs the 16 kHz model: the output is that model's, bit
- * for bit, with as many samples as went in; the latency is 20 ms as at
- * 48 kHz. */
+ * for bit, with as many samples as went in; the latency is 30 ms as at
+ * 48 kHz (both models read one frame ahead). */
 GST_START_TEST (test_16k_stream_runs_16k_model)
 {
   guint n = 8000, channels = 2;
@@ -277,7 +277,7 @@ new_model_file_harness (const gchar *path, gboolean low_latency)
 }
 
 /* A model file whose network reads two frames ahead: the element takes its
- * latency from the processor, 20 ms more than the built-in models' (40
+ * latency from the processor, 10 ms more than the built-in models' (40
  * ms, 30 ms with low-latency and whole frames), and gives the processor's
  * samples bit for bit, as many as went in. */
 GST_START_TEST (test_lookahead_model_file)

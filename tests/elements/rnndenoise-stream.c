@@ -82,8 +82,9 @@ GST_START_TEST (test_latency_query)
   GstHarness *h = new_stream_harness (F32_CAPS (1));
   GstClockTime latency = gst_harness_query_latency (h);
 
-  /* The harness's source answers 0: the rest is ours, exactly 20 ms. */
-  fail_unless_equals_uint64 (latency, 20 * GST_MSECOND);
+  /* The harness's source answers 0: the rest is ours, exactly 30 ms. */
+  fail_unless_equals_uint64 (latency, LATENCY_NS);
+  fail_unless_equals_uint64 (latency, 30 * GST_MSECOND);
   gst_harness_teardown (h);
 }
 
@@ -106,9 +107,10 @@ new_low_latency_harness (void)
   return h;
 }
 
-/* Input in whole 10 ms frames: 10 ms of latency reported and delivered
- * (each buffer gives as many samples as it brings, one frame sooner than
- * the default), the same samples bit for bit, exact count after EOS. */
+/* Input in whole 10 ms frames: 20 ms of latency reported and delivered
+ * (the frame the model reads ahead and this one; each buffer gives as many
+ * samples as it brings, one frame sooner than the default), the same
+ * samples bit for bit, exact count after EOS. */
 GST_START_TEST (test_low_latency_aligned)
 {
   guint n = 48000, got, k;
@@ -121,23 +123,26 @@ GST_START_TEST (test_low_latency_aligned)
   g_object_get (h->element, "low-latency", &low_latency, NULL);
   fail_unless (low_latency);
   gst_element_set_bus (h->element, bus);
-  fail_unless_equals_uint64 (gst_harness_query_latency (h), 10 * GST_MSECOND);
-  fail_unless_equals_uint64 (gst_harness_query_latency (plain),
-      20 * GST_MSECOND);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      LATENCY_NS - 10 * GST_MSECOND);
+  fail_unless_equals_uint64 (gst_harness_query_latency (plain), LATENCY_NS);
   for (k = 0; k < n / HOP; k++) {
     push_signal (h, x + k * HOP, HOP, 1, HOP, k * HOP);
     push_signal (plain, x + k * HOP, HOP, 1, HOP, k * HOP);
-    /* After k + 1 frames in: k frames out, the default one fewer. */
-    fail_unless_equals_int (gst_harness_buffers_in_queue (h), k > 0);
-    fail_unless_equals_int (gst_harness_buffers_in_queue (plain), k > 1);
-    if (k > 1)
+    /* After k + 1 frames in: k - FRAMES_AHEAD frames out, the default one
+     * fewer. */
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), k > FRAMES_AHEAD);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (plain),
+        k > FRAMES_AHEAD + 1);
+    if (k > FRAMES_AHEAD + 1)
       gst_buffer_unref (gst_harness_pull (plain));
-    if (k > 0) {
+    if (k > FRAMES_AHEAD) {
       GstBuffer *buf = gst_harness_pull (h);
 
       fail_unless_equals_int (gst_buffer_get_size (buf), HOP * 4);
       fail_unless_equals_uint64 (GST_BUFFER_PTS (buf),
-          gst_util_uint64_scale_int ((k - 1) * HOP, GST_SECOND, RATE));
+          gst_util_uint64_scale_int ((k - 1 - FRAMES_AHEAD) * HOP, GST_SECOND,
+              RATE));
       gst_buffer_unref (buf);
     }
   }
@@ -164,8 +169,8 @@ GST_START_TEST (test_low_latency_aligned)
 GST_END_TEST;
 
 /* Input not in whole frames: whole frames come out, a warning naming
- * audiobuffersplit, a latency message, 20 ms from then on, and still the
- * same samples and count. */
+ * audiobuffersplit, a latency message, the default's 30 ms from then on,
+ * and still the same samples and count. */
 GST_START_TEST (test_low_latency_unaligned)
 {
   guint n = 12345, got;
@@ -191,7 +196,7 @@ GST_START_TEST (test_low_latency_unaligned)
   gst_message_unref (msg);
   /* Once: no second warning for the same stream. */
   fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL);
-  fail_unless_equals_uint64 (gst_harness_query_latency (h), 20 * GST_MSECOND);
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), LATENCY_NS);
 
   gst_harness_push_event (h, gst_event_new_eos ());
   got = pull_all (h, 1, &y, 0);
@@ -331,10 +336,11 @@ GST_START_TEST (test_time_jump_and_discont_flags)
   GstBuffer *out;
   guint k;
   guint64 jump = RATE; /* one second later */
+  /* The first LATENCY / HOP buffers are pre-roll; two come out after. */
+  const guint before_jump = LATENCY / HOP + 2;
 
-  for (k = 0; k < 4; k++)
+  for (k = 0; k < before_jump; k++)
     push_signal (h, x + k * HOP, HOP, 1, HOP, (guint64) k * HOP);
-  /* Buffers 0 and 1 are pre-roll: the first output comes with buffer 2. */
   out = gst_harness_pull (h);
   fail_unless (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
   fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 0);
@@ -343,12 +349,13 @@ GST_START_TEST (test_time_jump_and_discont_flags)
   fail_if (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
   gst_buffer_unref (out);
 
-  push_signal (h, x + 4 * HOP, HOP, 1, HOP, jump + 4 * HOP);
+  push_signal (h, x + before_jump * HOP, HOP, 1, HOP, jump + before_jump * HOP);
   out = gst_harness_pull (h);
   fail_unless (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_DISCONT));
-  /* The output lags 20 ms behind the input's new time. */
+  /* The output lags the latency behind the input's new time. */
   fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
-      gst_util_uint64_scale_int (jump + 4 * HOP - LATENCY, GST_SECOND, RATE));
+      gst_util_uint64_scale_int (jump + before_jump * HOP - LATENCY, GST_SECOND,
+          RATE));
   gst_buffer_unref (out);
   g_free (x);
   gst_harness_teardown (h);

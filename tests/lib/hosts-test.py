@@ -29,7 +29,7 @@ import wave
 
 # The rates with a built-in model and the latency in samples at each; the
 # plugins must refuse REFUSED_RATE.
-LATENCIES = {48000: 960, 16000: 480}
+LATENCIES = {48000: 1440, 16000: 480}
 REFUSED_RATE = 44100
 LV2_URIS = {1: "urn:rnndenoise:lv2:mono", 2: "urn:rnndenoise:lv2:stereo"}
 # The latency port's index: after the 2 x channels audio ports and four

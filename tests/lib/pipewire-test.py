@@ -45,7 +45,7 @@ import wave
 
 RATE = 48000
 FRAME = 480
-LATENCY = 960
+LATENCY = 1440  # 30 ms: the 48 kHz model reads one frame ahead
 PERIOD = RATE // 2          # bursts and gaps alternate every 0.5 s
 SIGNAL = 8 * PERIOD         # 4 s: gap, burst, gap, burst, ...
 TAIL = RATE // 4            # silence after the signal
@@ -142,7 +142,7 @@ def align(out, ref):
     """The index in out of ref[0], found by cross-correlation.
 
     The plugin outputs exact zeros until its first frame with input, so
-    the first non-zero recorded sample is 1..960 samples after ref[0]
+    the first non-zero recorded sample is 1..LATENCY samples after ref[0]
     (see find_silence): only those lags are tried. The window is in the
     first gap, noise only: the bursts are nearly periodic, so their
     correlation peaks at every pitch period too, while what the denoiser
@@ -151,7 +151,7 @@ def align(out, ref):
     first = first_sound(out)
     start, width = RATE // 10 + LATENCY, 4800
     window = ref[start:start + width]
-    lags = range(max(0, first - 2 * FRAME), first)
+    lags = range(max(0, first - LATENCY), first)
 
     def score(lag):
         seg = out[lag + start:lag + start + width]
@@ -163,9 +163,10 @@ def find_silence(lib, out, x, lag):
     """The number of zeros Z the plugin ran on before x, such that
     out[lag + n] is the library's output of zeros(Z) + x at Z + n."""
     first = first_sound(out)
-    # With Z >= 480 zeros first, the first non-zero output sample is at the
-    # frame boundary after Z (480 * (Z // 480 + 1)); so first - lag is
-    # 480 - Z % 480, or 960 - Z when Z < 480 (the stream's first frame).
+    # With Z >= 480 zeros first, the first non-zero output sample is that
+    # of the frame whose window reaches Z (480 * (Z // 480 - 1)), LATENCY
+    # later; so first - lag is LATENCY - 480 - Z % 480, or LATENCY - Z
+    # when Z < 480 (the stream's first frame).
     phase = (FRAME - (first - lag)) % FRAME
     head = x[:PERIOD]
     # pw-record's file starts at most a few quanta after the filter's first

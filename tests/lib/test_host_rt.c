@@ -2,7 +2,7 @@
  * LADSPA and LV2 modules as a host does, and counts malloc, calloc,
  * realloc and free calls (replaced here) during 96000 samples of run()
  * calls in blocks of various sizes, after instantiate and activate, at
- * 48000 and at 16000 Hz, where the latency port must read 960 and 480.
+ * 48000 and at 16000 Hz, where the latency port must read 1440 and 480.
  * The stereo LV2 plugin runs both without host options (its fixed-size
  * steps) and with bufsz:maxBlockLength, whose interleave buffer
  * instantiate() must allocate. Both plugins must refuse rates without a
@@ -79,7 +79,7 @@ typedef struct
   float latency;
 } Rate;
 
-static const Rate rates[] = { { 48000, 960.0f }, { 16000, 480.0f } };
+static const Rate rates[] = { { 48000, 1440.0f }, { 16000, 480.0f } };
 
 #define N_RATES (sizeof rates / sizeof rates[0])
 

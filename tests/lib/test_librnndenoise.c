@@ -18,7 +18,7 @@
 #include "rnndenoise.h"
 
 #define RATE 48000
-#define LATENCY 960
+#define LATENCY 1440 /* 30 ms: the 48 kHz model reads one frame ahead */
 #define N_SAMPLES (RATE / 2)
 
 static const gchar *
@@ -110,13 +110,13 @@ START_TEST (test_shared_model)
 }
 END_TEST
 
-/* One embedded model per rate: 48 and 16 kHz (10 ms frames; 20 ms latency
- * at 48 kHz, 30 ms at 16 kHz, whose model reads one frame ahead); any
- * other rate has none. */
+/* One embedded model per rate: 48 and 16 kHz (10 ms frames; 30 ms latency
+ * at both, whose models read one frame ahead); any other rate has
+ * none. */
 START_TEST (test_default_model_per_rate)
 {
   static const int rates[] = { 48000, 16000 };
-  static const int latencies[] = { 960, 480 };
+  static const int latencies[] = { 1440, 480 };
   int err = 0;
   guint i;
 

@@ -210,15 +210,15 @@ LIST
     ;;
 
   latency)
-    # The latency query: the element adds 20 ms (10 ms of STFT overlap and
-    # 10 ms of framing).
+    # The latency query: the element adds 30 ms (10 ms of STFT overlap,
+    # 10 ms of framing and the frame the 48 kHz model reads ahead).
     "$check" latency "audiotestsrc num-buffers=5 ! audio/x-raw,rate=48000 ! \
-      rnndenoise name=d ! fakesink" 20000000
-    # low-latency after audiobuffersplit (whole 10 ms frames): 10 ms, and the
+      rnndenoise name=d ! fakesink" 30000000
+    # low-latency after audiobuffersplit (whole 10 ms frames): 20 ms, and the
     # pipeline runs to the end with no warning.
     "$check" latency "audiotestsrc num-buffers=5 ! audio/x-raw,rate=48000 ! \
       audiobuffersplit output-buffer-duration=1/100 ! \
-      rnndenoise name=d low-latency=true ! fakesink" 10000000
+      rnndenoise name=d low-latency=true ! fakesink" 20000000
     launch audiotestsrc num-buffers=20 ! audio/x-raw,rate=48000 ! \
       audiobuffersplit output-buffer-duration=1/100 ! \
       rnndenoise low-latency=true ! fakesink > low-latency.log 2>&1 ||
