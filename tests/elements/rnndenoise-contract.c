@@ -304,18 +304,18 @@ GST_START_TEST (test_empty_discont_buffer)
   GstHarness *h = new_stream_harness (F32_CAPS (1));
   GstHarness *fresh = new_stream_harness (F32_CAPS (1));
   /* Enough input for one frame out, then one more. */
-  const guint first = LATENCY + HOP;
-  gfloat *x = make_signal (first + HOP, 1, 43), *y;
+  const guint head = LATENCY + HOP;
+  gfloat *x = make_signal (head + HOP, 1, 43), *y;
   GBytes *before, *after, *expected;
   GstBuffer *buf;
 
   g_object_set (h->element, "reset-on-discont", reset_on_discont, NULL);
-  push_signal (h, x, first, 1, HOP, 0);
+  push_signal (h, x, head, 1, HOP, 0);
   fail_unless_equals_int (pull_all (h, 1, &y, 0), HOP);
   g_free (y);
   before = export_state (h->element, "sink");
   buf = gst_buffer_new ();
-  GST_BUFFER_PTS (buf) = gst_util_uint64_scale_int (first, GST_SECOND, RATE);
+  GST_BUFFER_PTS (buf) = gst_util_uint64_scale_int (head, GST_SECOND, RATE);
   GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
   fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
   /* Nothing drained, nothing reset. */
@@ -325,8 +325,8 @@ GST_START_TEST (test_empty_discont_buffer)
   g_bytes_unref (after);
 
   /* The next buffer with samples is the discontinuity. */
-  push_signal (h, x + first, HOP, 1, HOP, first);
-  push_signal (fresh, x + first, HOP, 1, HOP, first);
+  push_signal (h, x + head, HOP, 1, HOP, head);
+  push_signal (fresh, x + head, HOP, 1, HOP, head);
   after = export_state (h->element, "sink");
   expected = export_state (fresh->element, "sink");
   fail_unless_equals_int (snapshot_content_equal (after, expected),
