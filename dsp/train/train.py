@@ -5,7 +5,7 @@
     train.py TRAIN.rndf VAL.rndf OUT.pt [--epochs N] [--minutes M]
              [--seed S] [--chunk-frames F] [--batch B] [--also MORE.rndf]
              [--init START.pt] [--speech-weight W] [--epoch-checkpoints]
-             [--lookahead N [--lookahead-lr LR]]
+             [--lookahead N [--lookahead-lr LR]] [--energy-weight A]
 
 Training runs on random chunks of F frames (3 s by default) cut from the
 training sequences, each from the zero state; validation runs on the whole
@@ -39,7 +39,11 @@ gains above the target (noise let through), plus SPEECH_WEIGHT * g_target
 * max(-d, 0)^2 for gains below it, which weighs most where speech
 dominates the band (speech removed is worse than noise left), plus
 VAD_WEIGHT times the binary cross-entropy of the VAD on frames whose VAD
-target is 0 or 1.
+target is 0 or 1. --energy-weight A scales that speech term per band and
+frame by the band's speech energy relative to the chunk's mean, to the
+power A (between 1 and ENERGY_WEIGHT_MAX; see speech_energy_weights()), so
+that loud speech bands, the voice's harmonics and formants below 1 kHz
+that hold most of its energy, count the most.
 
 The checkpoint kept is not the one of lowest loss but the one of lowest
 selection score on the validation sequences spoken by recorded voices
@@ -66,23 +70,62 @@ SELECT_SPEECH_WEIGHT = 0.02
 SPEECH_DOMINATED = 0.5
 QUARTIC_WEIGHT = 10.0
 VAD_WEIGHT = 0.1
+ENERGY_WEIGHT_MAX = 8.0
 LR_DECAY = 0.88  # learning rate factor per epoch
 
 
 def loss_terms(gains, vad, target_gains, target_vad,
-               speech_weight=SPEECH_WEIGHT):
-    """The gain loss and the VAD loss, each averaged over what it counts."""
+               speech_weight=SPEECH_WEIGHT, energy_weights=None):
+    """The gain loss and the VAD loss, each averaged over what it counts;
+    energy_weights (from speech_energy_weights()) scale the speech term
+    per band and frame."""
     mask = (target_gains >= 0).float()
     d = torch.sqrt(gains + 1e-8) - torch.sqrt(torch.clamp(target_gains, 0))
+    speech = torch.clamp(target_gains, 0) * torch.relu(-d) ** 2
+    if energy_weights is not None:
+        speech = energy_weights * speech
     per_band = d ** 2 + QUARTIC_WEIGHT * d ** 4 \
-        + RESIDUAL_WEIGHT * torch.relu(d) ** 2 \
-        + speech_weight * torch.clamp(target_gains, 0) * torch.relu(-d) ** 2
+        + RESIDUAL_WEIGHT * torch.relu(d) ** 2 + speech_weight * speech
     gain_loss = (mask * per_band).sum() / mask.sum().clamp(min=1)
     vmask = (target_vad != 0.5).float()
     bce = torch.nn.functional.binary_cross_entropy(
         vad.clamp(1e-6, 1 - 1e-6), target_vad, reduction="none")
     vad_loss = (vmask * bce).sum() / vmask.sum().clamp(min=1)
     return gain_loss, vad_loss
+
+
+def inverse_dct(n_bands):
+    """The matrix M with log10 band energies = cepstrum @ M: the transpose
+    of the features' orthonormal DCT-II (dsp_features.c)."""
+    j = np.arange(n_bands)[:, None]
+    b = np.arange(n_bands)[None, :]
+    dct = np.sqrt(np.where(j == 0, 1.0, 2.0) / n_bands) \
+        * np.cos(np.pi * j * (b + 0.5) / n_bands)
+    return torch.from_numpy(dct.astype(np.float32))
+
+
+def speech_energy_weights(features, target_gains, idct, alpha):
+    """Per band and frame, (speech energy / its mean over the chunk's
+    speech-dominated bands)^alpha, between 1 and ENERGY_WEIGHT_MAX: the
+    speech term then counts most where the speech energy is, as the speech
+    lost of the quality evaluation does (it weighs each bin by its clean
+    power), and nowhere less than without the weights (faint bands, the
+    consonants' high ones, still count for intelligibility). The speech
+    energy is the noisy band energy (the cepstrum of the frame's own
+    features, undone) times the target gain squared."""
+    n_bands = idct.shape[0]
+    log_noisy = features[..., :n_bands] @ idct
+    target = torch.clamp(target_gains, 0)
+    log_speech = log_noisy + 2 * torch.log10(target.clamp(min=1e-4))
+    dominated = (target_gains >= SPEECH_DOMINATED).float()
+    # In log10 units relative to each chunk's loudest band-frame, so that
+    # the powers below stay in range whatever the level.
+    top = log_speech.amax(dim=(1, 2), keepdim=True)
+    power = 10 ** (alpha * (log_speech - top))
+    mean = (dominated * power).sum(dim=(1, 2), keepdim=True) \
+        / dominated.sum(dim=(1, 2), keepdim=True).clamp(min=1)
+    return torch.clamp(power / mean.clamp(min=1e-12), min=1.0,
+                       max=ENERGY_WEIGHT_MAX)
 
 
 def total_loss(gain_loss, vad_loss):
@@ -124,16 +167,23 @@ def gather(data, starts, chunk, lookahead=0):
 
 
 def train_epoch(net, opt, data, chunk, batch, rng,
-                speech_weight=SPEECH_WEIGHT, lookahead=0):
-    """One pass over random chunks; returns the mean loss terms."""
+                speech_weight=SPEECH_WEIGHT, lookahead=0, energy_weight=0.0):
+    """One pass over random chunks; returns the mean loss terms. With an
+    energy_weight, the speech term is weighted by speech_energy_weights()
+    at that exponent."""
     net.train()
     starts = chunk_starts(data, chunk, rng)
     rng.shuffle(starts)
     sums = np.zeros(3)
+    idct = inverse_dct(data.gains.shape[1])
     for i in range(0, len(starts) - batch + 1, batch):
         x, tg, tv = gather(data, starts[i:i + batch], chunk, lookahead)
         gains, vad, _ = net(x)
-        g_loss, v_loss = loss_terms(gains, vad, tg, tv, speech_weight)
+        weights = None
+        if energy_weight > 0:
+            weights = speech_energy_weights(x, tg, idct, energy_weight)
+        g_loss, v_loss = loss_terms(gains, vad, tg, tv, speech_weight,
+                                    weights)
         loss = total_loss(g_loss, v_loss)
         opt.zero_grad()
         loss.backward()
@@ -250,6 +300,9 @@ def main():
     ap.add_argument("--lookahead-lr", type=float,
                     help="learning rate of the frames ahead's input weights "
                     "(default: --lr)")
+    ap.add_argument("--energy-weight", type=float, default=0.0,
+                    help="weigh the speech term by the band's speech "
+                    "energy to this power (0: alike for every band)")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -296,7 +349,8 @@ def main():
     for epoch in range(1, args.epochs + 1):
         t0 = time.time()
         tr = train_epoch(net, opt, train_data, args.chunk_frames, args.batch,
-                         rng, args.speech_weight, args.lookahead)
+                         rng, args.speech_weight, args.lookahead,
+                         args.energy_weight)
         va = evaluate(net, val_data, lookahead=args.lookahead)
         vr = evaluate(net, val_data, only=val_real,
                       lookahead=args.lookahead) if val_real else va
