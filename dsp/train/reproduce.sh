@@ -482,15 +482,22 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
     LAST_ROUND=$k
   done
 fi
+# The network of MODEL (a .pt file) as the element runs it: exported to
+# its float32 file OUT-f32.rnnm, then read back into OUT.pt by widen.py at
+# the same SIZES, which unfolds the input normalisation folded into the
+# file with FEATURES's statistics (a features file in MODEL's layout, the
+# next round's set: the normalisation train.py would use on it).
+read_back () {  # MODEL FEATURES OUT SIZES
+  $PY "$HERE/export.py" "$1" "$3-f32.rnnm"
+  $PY "$HERE/widen.py" "$3-f32.rnnm" "$2" "$3.pt" --sizes "$4"
+}
 tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED ADDED
   # AUGMENT LOOKAHEAD_OPTIONS SPEECH_WEIGHT READBACK
   fresh_set "$1" "$2" "$FINETUNE_SPEED" "$7" "$8"
   if [ "${11}" = yes ]; then
     step "read the network before $2 back from its float32 file"
-    $PY "$HERE/export.py" "$MODEL48" "$FINAL/model-before-$2-f32.rnnm"
-    $PY "$HERE/widen.py" "$FINAL/model-before-$2-f32.rnnm" \
-        "$FINAL/train-$2.rndf" "$FINAL/model-before-$2.pt" \
-        --sizes "$WIDE_SIZES"
+    read_back "$MODEL48" "$FINAL/train-$2.rndf" "$FINAL/model-before-$2" \
+        "$WIDE_SIZES"
     MODEL48="$FINAL/model-before-$2.pt"
   fi
   step "train, fine-tune stage, $2 (at most $4 epochs, speech weight ${10})"
@@ -626,9 +633,8 @@ if [ "$EPOCHS16" -gt 0 ]; then
     features16 "$list" "$D16/train-seed$1.rndf"
     features16 "${list%.txt}-snr.txt" "$D16/train-seed$1-snr.rndf"
     if [ "$7" = yes ]; then
-      $PY "$HERE/export.py" "$MODEL16" "$D16/model-before-$3-f32.rnnm"
-      $PY "$HERE/widen.py" "$D16/model-before-$3-f32.rnnm" \
-          "$D16/train-seed$1.rndf" "$D16/model-before-$3.pt" --sizes "$SIZES"
+      read_back "$MODEL16" "$D16/train-seed$1.rndf" "$D16/model-before-$3" \
+          "$SIZES"
       MODEL16="$D16/model-before-$3.pt"
     fi
     # shellcheck disable=SC2086 # $8 is a list of options
