@@ -607,8 +607,10 @@ def goals(rows, free_rows, snrs, kinds):
     low = min(per_kind, key=lambda k: per_kind[k])
     out.append(("no noise kind made worse (ΔSI-SDR per kind, all SNRs)",
                 "≥ 0 dB for each",
+                # Two decimals: one would print a kind a hair below 0
+                # as "+0.0".
                 ("made worse: %s" % ", ".join(
-                    "%s %s dB" % (k, fmt(per_kind[k], 1, True))
+                    "%s %s dB" % (k, fmt(per_kind[k], 2, True))
                     for k in worse)) if worse else
                 "lowest: %s %s dB" % (low, fmt(per_kind[low], 1, True)),
                 not worse))
