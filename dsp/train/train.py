@@ -104,6 +104,16 @@ def inverse_dct(n_bands):
     return torch.from_numpy(dct.astype(np.float32))
 
 
+def speech_log_energy(features, target_gains, idct):
+    """log10 of each band's speech energy: the noisy band energy (the
+    cepstrum of the frame's own features, undone by idct, from
+    inverse_dct()) times the target gain squared."""
+    n_bands = idct.shape[0]
+    log_noisy = features[..., :n_bands] @ idct
+    target = torch.clamp(target_gains, 0)
+    return log_noisy + 2 * torch.log10(target.clamp(min=1e-4))
+
+
 def speech_energy_weights(features, target_gains, idct, alpha):
     """Per band and frame, (speech energy / its mean over the chunk's
     speech-dominated bands)^alpha, between 1 and ENERGY_WEIGHT_MAX: the
@@ -111,12 +121,8 @@ def speech_energy_weights(features, target_gains, idct, alpha):
     lost of the quality evaluation does (it weighs each bin by its clean
     power), and nowhere less than without the weights (faint bands, the
     consonants' high ones, still count for intelligibility). The speech
-    energy is the noisy band energy (the cepstrum of the frame's own
-    features, undone) times the target gain squared."""
-    n_bands = idct.shape[0]
-    log_noisy = features[..., :n_bands] @ idct
-    target = torch.clamp(target_gains, 0)
-    log_speech = log_noisy + 2 * torch.log10(target.clamp(min=1e-4))
+    energy is speech_log_energy()'s."""
+    log_speech = speech_log_energy(features, target_gains, idct)
     dominated = (target_gains >= SPEECH_DOMINATED).float()
     # In log10 units relative to each chunk's loudest band-frame, so that
     # the powers below stay in range whatever the level.

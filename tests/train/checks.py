@@ -66,6 +66,23 @@ def make_features(folder, features_tool, seconds, layouts=("3",)):
     return paths
 
 
+def random_checkpoint(path, feats, seed=4):
+    """A small random network (dense 16, GRUs of 24) for feats' layout,
+    normalised by its features' statistics and saved as a train.py
+    checkpoint at path, for train.py --init; returns the network. Needs
+    PyTorch (import it through need() first)."""
+    import torch
+    from net import DenoiseNet
+
+    cfg = feats.frame_config()
+    torch.manual_seed(seed)
+    net = DenoiseNet(cfg["n_features"], cfg["n_bands"], 16, 24, 24)
+    net.set_normalisation(feats.features.mean(0), feats.features.std(0))
+    torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
+                "frame_config": cfg, "epoch": 0, "log": []}, path)
+    return net
+
+
 class Checks:
     """Every check is printed, ok or FAILED; failures are counted."""
 

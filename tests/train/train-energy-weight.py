@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, make_features, need
+from checks import TRAIN, Checks, make_features, need, random_checkpoint
 
 np, torch, scipy_fft, featfile, net_module, train = need(
     "numpy", "torch", "scipy.fft", "featfile", "net", "train")
@@ -68,8 +68,7 @@ def check_weights(feats):
     check(float(w.max()) > 1.5, "loud bands weigh more than faint ones "
           "(largest %.2f)" % float(w.max()))
     # Within a chunk the weight is a rising function of the speech energy.
-    log_speech = (x[0, :, :n_bands] @ idct
-                  + 2 * torch.log10(tg[0].clamp(min=1e-4))).flatten()
+    log_speech = train.speech_log_energy(x[0], tg[0], idct).flatten()
     order = torch.argsort(log_speech)
     steps = torch.diff(w[0].flatten()[order])
     check(float(steps.min()) >= -1e-5,
@@ -123,12 +122,7 @@ def check_training(folder, feats):
     def at(name):
         return os.path.join(folder, name)
 
-    cfg = feats.frame_config()
-    torch.manual_seed(4)
-    net = net_module.DenoiseNet(cfg["n_features"], cfg["n_bands"], 16, 24, 24)
-    net.set_normalisation(feats.features.mean(0), feats.features.std(0))
-    torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
-                "frame_config": cfg, "epoch": 0, "log": []}, at("start.pt"))
+    random_checkpoint(at("start.pt"), feats)
     runs = {}
     for weight in (0.5, 0.0):
         proc = run_train(folder, at("l3.rndf"), at("start.pt"),

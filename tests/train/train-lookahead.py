@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, make_features, need
+from checks import TRAIN, Checks, make_features, need, random_checkpoint
 
 np, torch, featfile, modelfile, net_module, train = need(
     "numpy", "torch", "featfile", "modelfile", "net", "train")
@@ -148,10 +148,7 @@ def main():
         cfg = feats.frame_config()
         check_rows(feats)
 
-        torch.manual_seed(4)
-        net = net_module.DenoiseNet(cfg["n_features"], cfg["n_bands"], 16, 24,
-                                    24)
-        net.set_normalisation(feats.features.mean(0), feats.features.std(0))
+        net = random_checkpoint(at("start.pt"), feats)
         wide = train.with_lookahead_inputs(net, 1)
         plain = train.evaluate(net, feats)
         ahead = train.evaluate(wide, feats, lookahead=1)
@@ -170,9 +167,6 @@ def main():
               "--lookahead-lr: the weights ahead learn at their own rate, "
               "the rest at --lr (%s)" % [g["lr"] for g in opt.param_groups])
 
-        torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
-                    "frame_config": cfg, "epoch": 0, "log": []},
-                   at("start.pt"))
         proc = run_train(folder, at("l3.rndf"), at("start.pt"), "la.pt", 1)
         check(proc.returncode == 0, "one epoch with --lookahead 1%s"
               % (": " + proc.stderr.strip()[-70:] if proc.returncode else ""))
