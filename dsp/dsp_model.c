@@ -150,6 +150,41 @@ dsp_model_get_n_inputs (const DspModel *model)
 }
 
 /**
+ * dsp_model_get_format_version:
+ * @model: a model.
+ *
+ * Returns: the version of the file @model was loaded from, 1 or 2
+ *   (docs/model-format.md).
+ */
+guint
+dsp_model_get_format_version (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->format_version;
+}
+
+/**
+ * dsp_model_get_speech_protection:
+ * @model: a model.
+ *
+ * The speech protection the network was tuned with: a network trained to
+ * keep more of the voice on its own needs less of the processor's lift
+ * (dsp_processor_set_speech_protection()) for the same trade-off between
+ * speech kept and noise removed. A processor starts with it.
+ *
+ * Returns: the file's value, 0..DSP_MAX_SPEECH_PROTECTION, or
+ *   DSP_DEFAULT_SPEECH_PROTECTION for a version 1 file, which has none.
+ */
+gfloat
+dsp_model_get_speech_protection (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, DSP_DEFAULT_SPEECH_PROTECTION);
+
+  return model->speech_protection;
+}
+
+/**
  * dsp_model_get_n_layers:
  * @model: a model.
  *

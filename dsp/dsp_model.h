@@ -14,8 +14,11 @@ G_BEGIN_DECLS
 
 /* The model file format (docs/model-format.md). */
 #define DSP_MODEL_MAGIC "RNDM"
-#define DSP_MODEL_FORMAT_VERSION 1
-#define DSP_MODEL_HEADER_SIZE 48
+/* The version this build writes; it reads 1 and 2. Version 2 adds the
+ * network's speech protection after version 1's header. */
+#define DSP_MODEL_FORMAT_VERSION 2
+#define DSP_MODEL_HEADER_SIZE 52
+#define DSP_MODEL_HEADER_SIZE_V1 48
 #define DSP_MODEL_LAYER_RECORD_SIZE 48
 #define DSP_MODEL_CHECKSUM_SIZE 4
 
@@ -27,6 +30,12 @@ G_BEGIN_DECLS
 /* Frames past the current one whose features the network may read (the
  * header's lookahead field); each adds one hop of latency. */
 #define DSP_MAX_LOOKAHEAD 2
+
+/* The speech protection (dsp_processor_set_speech_protection()) a
+ * processor starts with when its model file names none (version 1), and
+ * the largest a file may name. */
+#define DSP_DEFAULT_SPEECH_PROTECTION 1.0f
+#define DSP_MAX_SPEECH_PROTECTION 2.0f
 
 /* The input field of a layer record: 0 reads the feature vector, k + 1
  * reads the output of layer k. */
@@ -94,6 +103,10 @@ guint dsp_model_get_n_features (const DspModel *model);
 guint dsp_model_get_lookahead (const DspModel *model);
 
 guint dsp_model_get_n_inputs (const DspModel *model);
+
+guint dsp_model_get_format_version (const DspModel *model);
+
+gfloat dsp_model_get_speech_protection (const DspModel *model);
 
 guint dsp_model_get_n_layers (const DspModel *model);
 

@@ -408,18 +408,27 @@ check_head (const DspModel *model, guint index, const gchar *what,
   return TRUE;
 }
 
-/* Checks the file as a whole: size, magic, version, the size field and the
- * checksum. Sets @data_end (where the checksum starts) and @crc. */
-static gboolean
-check_file (const Reader *rd, gsize *data_end, guint32 *crc, GError **error)
+/* The header's length in a file of @version (1 or 2). */
+static gsize
+header_size (guint32 version)
 {
-  guint32 version, file_size, stored_crc;
+  return version == 1 ? DSP_MODEL_HEADER_SIZE_V1 : DSP_MODEL_HEADER_SIZE;
+}
 
-  if (rd->size < DSP_MODEL_HEADER_SIZE + DSP_MODEL_CHECKSUM_SIZE) {
+/* Checks the file as a whole: size, magic, version, the size field and the
+ * checksum. Sets @version, @data_end (where the checksum starts) and
+ * @crc. */
+static gboolean
+check_file (const Reader *rd, guint32 *version, gsize *data_end, guint32 *crc,
+    GError **error)
+{
+  guint32 file_size, stored_crc;
+
+  if (rd->size < DSP_MODEL_HEADER_SIZE_V1 + DSP_MODEL_CHECKSUM_SIZE) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
         "model is %" G_GSIZE_FORMAT " bytes, shorter than the %u-byte "
         "header and checksum",
-        rd->size, DSP_MODEL_HEADER_SIZE + DSP_MODEL_CHECKSUM_SIZE);
+        rd->size, DSP_MODEL_HEADER_SIZE_V1 + DSP_MODEL_CHECKSUM_SIZE);
     return FALSE;
   }
   if (memcmp (rd->data, DSP_MODEL_MAGIC, 4) != 0) {
@@ -428,10 +437,10 @@ check_file (const Reader *rd, gsize *data_end, guint32 *crc, GError **error)
         rd->data[0], rd->data[1], rd->data[2], rd->data[3], DSP_MODEL_MAGIC);
     return FALSE;
   }
-  version = rnn_state_get_u32 (rd->data + 4);
-  if (version != DSP_MODEL_FORMAT_VERSION) {
+  *version = rnn_state_get_u32 (rd->data + 4);
+  if (*version < 1 || *version > DSP_MODEL_FORMAT_VERSION) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_UNSUPPORTED,
-        "model format version %u, this build reads version %u", version,
+        "model format version %u, this build reads versions 1..%u", *version,
         DSP_MODEL_FORMAT_VERSION);
     return FALSE;
   }
@@ -452,12 +461,40 @@ check_file (const Reader *rd, gsize *data_end, guint32 *crc, GError **error)
         *crc);
     return FALSE;
   }
+  if (*data_end < header_size (*version)) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "model is %" G_GSIZE_FORMAT " bytes, shorter than the %" G_GSIZE_FORMAT
+        "-byte header of version %u and its checksum",
+        rd->size, header_size (*version) + DSP_MODEL_CHECKSUM_SIZE, *version);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Reads the speech protection of a version 2 header (version 1 files name
+ * none: the default); it must be one the processor takes. */
+static gboolean
+parse_speech_protection (const Reader *rd, guint32 version, gfloat *protection,
+    GError **error)
+{
+  if (version == 1) {
+    *protection = DSP_DEFAULT_SPEECH_PROTECTION;
+    return TRUE;
+  }
+  *protection = rnn_state_get_f32 (rd->data + DSP_MODEL_HEADER_SIZE_V1);
+  if (!(*protection >= 0.0f && *protection <= DSP_MAX_SPEECH_PROTECTION)) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "speech_protection %g is outside 0..%g", (gdouble) *protection,
+        (gdouble) DSP_MAX_SPEECH_PROTECTION);
+    return FALSE;
+  }
   return TRUE;
 }
 
 /* Where the layer table lies, and how many records it holds. */
 typedef struct
 {
+  guint32 version;
   guint32 n_layers;
   gsize table_start;
   gsize table_end;
@@ -500,7 +537,7 @@ parse_header (const Reader *rd, DspFrameConfig *cfg, guint *lookahead,
     return FALSE;
   }
   *lookahead = ahead;
-  table->table_start = DSP_MODEL_HEADER_SIZE
+  table->table_start = header_size (table->version)
       + ((2 * (gsize) (cfg->n_bands + 1) + 3) & ~(gsize) 3);
   table->table_end = table->table_start
       + (gsize) table->n_layers * DSP_MODEL_LAYER_RECORD_SIZE;
@@ -513,7 +550,7 @@ parse_header (const Reader *rd, DspFrameConfig *cfg, guint *lookahead,
   }
   for (i = 0; i <= cfg->n_bands; i++)
     cfg->band_edges[i]
-        = rnn_state_get_u16 (rd->data + DSP_MODEL_HEADER_SIZE + 2 * i);
+        = rnn_state_get_u16 (rd->data + header_size (table->version) + 2 * i);
   return TRUE;
 }
 
@@ -654,9 +691,11 @@ parse_model (const Reader *rd, GError **error)
   LayerTable table;
   DspFrameConfig cfg;
   guint lookahead = 0;
+  gfloat speech_protection;
   guint32 crc;
 
-  if (!check_file (rd, &table.data_end, &crc, error)
+  if (!check_file (rd, &table.version, &table.data_end, &crc, error)
+      || !parse_speech_protection (rd, table.version, &speech_protection, error)
       || !parse_header (rd, &cfg, &lookahead, &table, error)
       || !check_frame_config (&cfg, error))
     return NULL;
@@ -669,6 +708,8 @@ parse_model (const Reader *rd, GError **error)
   model->lookahead = lookahead;
   model->n_inputs = model->n_features * (1 + lookahead);
   model->checksum = crc;
+  model->format_version = table.version;
+  model->speech_protection = speech_protection;
   model->id = rnn_state_fnv1a64 (rd->data, table.data_end);
   model->gain_layer = rnn_state_get_u32 (rd->data + 36);
   model->vad_layer = rnn_state_get_u32 (rd->data + 40);

@@ -34,6 +34,8 @@ struct _DspModel
   /* Immutable once loaded. */
   guint64 id;
   guint32 checksum;
+  guint format_version;     /* 1 or 2 */
+  gfloat speech_protection; /* the file's (version 2) or the default */
   DspFrameConfig config;
   guint n_features; /* per frame */
   guint lookahead;  /* frames read ahead, 0..DSP_MAX_LOOKAHEAD */

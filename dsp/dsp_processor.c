@@ -408,7 +408,7 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->lookahead = dsp_model_get_lookahead (model);
   self->n_inputs = dsp_model_get_n_inputs (model);
   self->state_size = dsp_model_state_size (model, channels);
-  self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
+  self->speech_protection = dsp_model_get_speech_protection (model);
   self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
   self->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
   allocate_working_memory (self);
@@ -715,7 +715,7 @@ dsp_processor_get_frame_output (const DspProcessor *self)
 /**
  * dsp_processor_set_speech_protection:
  * @self: a processor
- * @amount: 0..2; 0 leaves the network's gains as they are
+ * @amount: 0..DSP_MAX_SPEECH_PROTECTION; 0 leaves the network's gains as they are
  *
  * Raises each band gain g of a frame to g (1 + @amount vad w (1 - g)), at
  * most 1, vad being the network's voice probability for the frame and w
@@ -723,15 +723,17 @@ dsp_processor_get_frame_output (const DspProcessor *self)
  * of dB, 0..2 (1 for models of feature layout 1, which track no floor):
  * less of the voice is taken away where the network hears one, bands that
  * sit on their floor keep their cut, and frames without speech keep their
- * noise reduction. Takes effect at the next frame. Call from the streaming
- * thread.
+ * noise reduction. A processor starts with its model's
+ * (dsp_model_get_speech_protection()). Takes effect at the next frame.
+ * Call from the streaming thread.
  */
 void
 dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount)
 {
   g_return_if_fail (self != NULL);
-  self->speech_protection
-      = isfinite (amount) ? CLAMP (amount, 0.0f, 2.0f) : 0.0f;
+  self->speech_protection = isfinite (amount)
+      ? CLAMP (amount, 0.0f, DSP_MAX_SPEECH_PROTECTION)
+      : 0.0f;
 }
 
 /**

@@ -29,11 +29,6 @@ G_BEGIN_DECLS
  */
 typedef struct _DspProcessor DspProcessor;
 
-/* What dsp_processor_set_speech_protection() is at first: chosen from the
- * quality evaluation's trade-off between speech kept and noise removed
- * (docs/quality.md). */
-#define DSP_DEFAULT_SPEECH_PROTECTION 1.0f
-
 /* What dsp_processor_set_stationary_suppression() is at first: the largest
  * value measured that costs no intelligibility (docs/model.md). */
 #define DSP_DEFAULT_STATIONARY_SUPPRESSION 1.0f

@@ -326,7 +326,7 @@ rnndenoise_set_attenuation_limit (RnnDenoise *st, float db)
 int
 rnndenoise_set_speech_protection (RnnDenoise *st, float amount)
 {
-  if (st == NULL || !(amount >= 0.0f && amount <= 2.0f))
+  if (st == NULL || !(amount >= 0.0f && amount <= DSP_MAX_SPEECH_PROTECTION))
     return RNNDENOISE_ERROR_INVALID_ARGUMENT;
   dsp_processor_set_speech_protection (st->processor, amount);
   return RNNDENOISE_OK;

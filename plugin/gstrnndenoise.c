@@ -63,6 +63,8 @@ GST_DEBUG_CATEGORY (gst_rnn_denoise_debug);
 
 #define DEFAULT_MODEL NULL
 #define DEFAULT_ATTENUATION_LIMIT 0.0
+/* Below 0: the speech protection the model file names. */
+#define DEFAULT_SPEECH_PROTECTION -1.0
 #define DEFAULT_VAD_THRESHOLD 0.0
 #define DEFAULT_VAD_HOLD (200 * GST_MSECOND)
 #define DEFAULT_RESET_ON_DISCONT TRUE
@@ -803,15 +805,21 @@ install_gain_properties (GObjectClass *gobject_class)
    * smoothed level stands above its noise floor, in tens of dB, 0..2, so
    * that bands holding a steady noise are not lifted with the voice
    * (models without a noise floor: w = 1). 0 applies the network's gains
-   * as they are; 1 (the default) keeps noticeably more of the voice at a
-   * small cost in noise left during speech, and frames without speech keep
-   * their full reduction (the trade-off is measured in docs/quality.md).
-   * It also lifts what stationary-suppression cut in frames with speech.
+   * as they are; larger values keep more of the voice at a small cost in
+   * noise left during speech, and frames without speech keep their full
+   * reduction (the trade-off is measured in docs/quality.md). It also
+   * lifts what stationary-suppression cut in frames with speech.
+   *
+   * -1, the default, takes the value the model file names, the one its
+   * network was tuned with: 0.5 for the embedded 48 kHz model, 1 for the
+   * embedded 16 kHz model and for model files of format version 1, which
+   * name none (`rnndenoise-model info` prints it).
    */
   g_object_class_install_property (gobject_class, PROP_SPEECH_PROTECTION,
       g_param_spec_double ("speech-protection", "Speech protection",
-          "How much less to attenuate in frames with speech (0 = none)", 0.0,
-          2.0, DSP_DEFAULT_SPEECH_PROTECTION,
+          "How much less to attenuate in frames with speech (0 = none, "
+          "-1 = the model's own)",
+          -1.0, DSP_MAX_SPEECH_PROTECTION, DEFAULT_SPEECH_PROTECTION,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
               | GST_PARAM_CONTROLLABLE));
 
@@ -1078,7 +1086,7 @@ gst_rnn_denoise_init (GstRnnDenoise *self)
 
   self->model_path = g_strdup (DEFAULT_MODEL);
   self->attenuation_limit = DEFAULT_ATTENUATION_LIMIT;
-  self->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
+  self->speech_protection = DEFAULT_SPEECH_PROTECTION;
   self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
   self->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
   self->vad_threshold = DEFAULT_VAD_THRESHOLD;

@@ -469,8 +469,13 @@ apply_settings (GstRnnDenoisePad *pad, const StreamSettings *settings)
 {
   dsp_processor_set_attenuation_limit (pad->processor,
       settings->attenuation_limit);
+  /* Below 0 is the model's own: set again each time, so that going back
+   * to -1 undoes an earlier value. */
   dsp_processor_set_speech_protection (pad->processor,
-      settings->speech_protection);
+      settings->speech_protection >= 0.0f
+          ? settings->speech_protection
+          : dsp_model_get_speech_protection (
+              dsp_processor_get_model (pad->processor)));
   dsp_processor_set_stationary_suppression (pad->processor,
       settings->stationary_suppression);
   dsp_processor_set_harmonic_lift (pad->processor, settings->harmonic_lift);

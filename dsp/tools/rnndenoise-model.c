@@ -22,7 +22,7 @@ print_info (const gchar *path, const DspModel *model)
   guint i;
 
   printf ("file:            %s\n", path);
-  printf ("format version:  %u\n", DSP_MODEL_FORMAT_VERSION);
+  printf ("format version:  %u\n", dsp_model_get_format_version (model));
   printf ("sample rate:     %u Hz\n", cfg->sample_rate);
   printf ("hop:             %u samples\n", cfg->hop);
   printf ("window:          %u samples\n", cfg->window);
@@ -35,6 +35,11 @@ print_info (const gchar *path, const DspModel *model)
       dsp_model_get_n_features (model));
   printf ("lookahead:       %u frame(s) ahead (%u inputs per row)\n",
       dsp_model_get_lookahead (model), dsp_model_get_n_inputs (model));
+  printf ("speech protection: %g%s\n",
+      (gdouble) dsp_model_get_speech_protection (model),
+      dsp_model_get_format_version (model) == 1 ? " (the default: a version 1 "
+                                                  "file names none)"
+                                                : "");
   printf ("layers:          %u (%u GRU)\n", dsp_model_get_n_layers (model),
       dsp_model_get_n_gru_layers (model));
   for (i = 0; i < dsp_model_get_n_layers (model); i++) {

@@ -19,19 +19,23 @@ read tanh, GRU or sigmoid outputs, bounded by 1. A checkpoint trained
 with --lookahead N gives a file whose lookahead field is N: its first layer
 reads the frame's features and the next N frames' (train.py's
 with_lookahead_inputs(), the normalisation folded in as usual). Prints the
-sizes.
+sizes. With --speech-protection P the files name P, the speech protection
+the processor starts with (format version 2): the one the network was
+tuned with (docs/model.md); without it they are version 1 files, which
+stand for the default, 1.
 """
 
 import argparse
 
-from modelfile import (F32, int8_weight_types, int8x8_weight_types,
-                       model_bytes)
+from modelfile import (F32, MAX_SPEECH_PROTECTION, int8_weight_types,
+                       int8x8_weight_types, model_bytes)
 from net import load_checkpoint
 
 
-def export(checkpoint, out, variant):
+def export(checkpoint, out, variant, speech_protection=None):
     """Write one model file from a checkpoint: variant "f32", "int8" or
-    "int8x8"; returns its size in bytes."""
+    "int8x8", naming speech_protection if given; returns its size in
+    bytes."""
     net, ckpt = load_checkpoint(checkpoint)
     # Checkpoints from before train.py --lookahead have no such key.
     lookahead = ckpt.get("lookahead", 0)
@@ -44,7 +48,8 @@ def export(checkpoint, out, variant):
     types = {"f32": [F32] * len(layers),
              "int8": int8_weight_types(len(layers)),
              "int8x8": int8x8_weight_types(layers)}[variant]
-    blob = model_bytes(frame, layers, gain_layer, vad_layer, types, lookahead)
+    blob = model_bytes(frame, layers, gain_layer, vad_layer, types, lookahead,
+                       speech_protection)
     with open(out, "wb") as f:
         f.write(blob)
     return len(blob)
@@ -56,12 +61,21 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--int8", metavar="OUT_INT8")
     ap.add_argument("--int8x8", metavar="OUT_INT8X8")
+    ap.add_argument("--speech-protection", type=float, metavar="P",
+                    help="the speech protection the files name, the one "
+                    "the processor starts with (a version 2 file; without "
+                    "it, version 1: the default, 1)")
     args = ap.parse_args()
-    size = export(args.checkpoint, args.out, "f32")
+    if args.speech_protection is not None and not (
+            0 <= args.speech_protection <= MAX_SPEECH_PROTECTION):
+        ap.error("--speech-protection %g is outside 0..%g"
+                 % (args.speech_protection, MAX_SPEECH_PROTECTION))
+    size = export(args.checkpoint, args.out, "f32", args.speech_protection)
     print("export: %s, float32, %d bytes" % (args.out, size))
     for variant, out in (("int8", args.int8), ("int8x8", args.int8x8)):
         if out:
-            size = export(args.checkpoint, out, variant)
+            size = export(args.checkpoint, out, variant,
+                          args.speech_protection)
             print("export: %s, %s (first layer float32), %d bytes"
                   % (out, variant, size))
 

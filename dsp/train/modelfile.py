@@ -6,6 +6,7 @@ export.py, quantise.py and check_export.py."""
 import struct
 import sys
 import zlib
+from collections import namedtuple
 
 import numpy as np
 
@@ -13,9 +14,14 @@ DENSE, GRU = 1, 2
 LINEAR, TANH, SIGMOID = 0, 1, 2
 INPUT_FEATURES = 0
 MAGIC = b"RNDM"
-VERSION = 1
-HEADER_SIZE = 48
+# Version 2 adds the speech protection the network was tuned with (a
+# float32 after version 1's header); a file without one is version 1.
+HEADER_SIZE = {1: 48, 2: 52}
 RECORD_SIZE = 48
+# The speech protection a version 1 file stands for, and the largest one a
+# file may name (the processor's range).
+DEFAULT_SPEECH_PROTECTION = 1.0
+MAX_SPEECH_PROTECTION = 2.0
 # Frames past the current one a network may read (the header's lookahead).
 MAX_LOOKAHEAD = 2
 # Weight types: float32; int8 with per-row scales; int8x8, the same
@@ -59,18 +65,27 @@ def int8_weight_types(n_layers):
 
 
 def model_bytes(frame, layers, gain_layer, vad_layer, weight_types,
-                lookahead=0):
+                lookahead=0, speech_protection=None):
     """The whole model file as bytes, checksum included; weight_types has
     one entry (F32, S8 or S8X8) per layer; lookahead is the frames the
     network reads past the current one (its layer 0 then reads
-    n_features x (1 + lookahead) values)."""
+    n_features x (1 + lookahead) values); speech_protection, if given, is
+    the one the processor starts with (a version 2 file; None writes
+    version 1, which names none)."""
     if not 0 <= lookahead <= MAX_LOOKAHEAD:
         raise ValueError("lookahead %d is outside 0..%d"
                          % (lookahead, MAX_LOOKAHEAD))
+    version = 1
+    if speech_protection is not None:
+        if not 0 <= speech_protection <= MAX_SPEECH_PROTECTION:
+            raise ValueError("speech protection %g is outside 0..%g"
+                             % (speech_protection, MAX_SPEECH_PROTECTION))
+        version = 2
     n_bands = frame["n_bands"]
     edges = struct.pack("<%dH" % (n_bands + 1), *frame["band_edges"])
     edges += b"\0" * (-len(edges) % 4)
-    data_start = HEADER_SIZE + len(edges) + RECORD_SIZE * len(layers)
+    data_start = (HEADER_SIZE[version] + len(edges)
+                  + RECORD_SIZE * len(layers))
     data, records = bytearray(), b""
 
     def place(blob):
@@ -92,27 +107,40 @@ def model_bytes(frame, layers, gain_layer, vad_layer, weight_types,
                                *placed[2])
     size = data_start + len(data) + 4
     head = MAGIC + struct.pack(
-        "<11I", VERSION, size, frame["sample_rate"], frame["hop"],
+        "<11I", version, size, frame["sample_rate"], frame["hop"],
         frame["window"], n_bands, frame["feature_layout_id"], len(layers),
         gain_layer, vad_layer, lookahead)
+    if version == 2:
+        head += struct.pack("<f", speech_protection)
     body = head + edges + records + bytes(data)
     assert len(body) + 4 == size
     return body + struct.pack("<I", zlib.crc32(body))
 
 
+# What read_model() gives: model_bytes()'s arguments but the weight types;
+# speech_protection is None for a version 1 file.
+ModelFile = namedtuple("ModelFile", "frame layers gain_layer vad_layer "
+                       "lookahead speech_protection")
+
+
 def read_model(path):
-    """A float32 model file as (frame, layers, gain_layer, vad_layer,
-    lookahead), in export.py's model_bytes() terms."""
+    """A float32 model file as a ModelFile."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:4] != MAGIC:
         sys.exit("%s: not a model file" % path)
     if zlib.crc32(data[:-4]) != struct.unpack_from("<I", data, len(data) - 4)[0]:
         sys.exit("%s: checksum mismatch" % path)
-    (_, _, rate, hop, window, n_bands, layout, n_layers, gain_layer,
+    (version, _, rate, hop, window, n_bands, layout, n_layers, gain_layer,
      vad_layer, lookahead) = struct.unpack_from("<11I", data, 4)
-    edges = struct.unpack_from("<%dH" % (n_bands + 1), data, HEADER_SIZE)
-    table = HEADER_SIZE + 2 * (n_bands + 1) + (-2 * (n_bands + 1) % 4)
+    if version not in HEADER_SIZE:
+        sys.exit("%s: format version %d, this reads 1 and 2" % (path, version))
+    speech_protection = None
+    if version == 2:
+        speech_protection = struct.unpack_from("<f", data, 48)[0]
+    header = HEADER_SIZE[version]
+    edges = struct.unpack_from("<%dH" % (n_bands + 1), data, header)
+    table = header + 2 * (n_bands + 1) + (-2 * (n_bands + 1) % 4)
     frame = {"sample_rate": rate, "hop": hop, "window": window,
              "n_bands": n_bands, "feature_layout_id": layout,
              "band_edges": list(edges)}
@@ -135,7 +163,8 @@ def read_model(path):
         layers.append({"kind": kind, "input": inp, "activation": act,
                        "weights": [m.astype(np.float32) for m in mats],
                        "biases": [v.astype(np.float32) for v in vecs]})
-    return frame, layers, gain_layer, vad_layer, lookahead
+    return ModelFile(frame, layers, gain_layer, vad_layer, lookahead,
+                     speech_protection)
 
 
 def bounded_inputs(layers, i):

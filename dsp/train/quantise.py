@@ -18,7 +18,7 @@ Which layers:
 
 Quantising the float file gives the same bytes as quantising the
 checkpoint: the float file holds the float32 weights export.py quantises.
-A lookahead is kept.
+A lookahead and a speech protection are kept.
 Prints the size and the layers changed.
 """
 
@@ -34,13 +34,14 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--type", choices=["int8", "int8x8"], default="int8x8")
     args = ap.parse_args()
-    frame, layers, gain_layer, vad_layer, lookahead = read_model(args.model)
+    model = read_model(args.model)
     if args.type == "int8x8":
-        types = int8x8_weight_types(layers)
+        types = int8x8_weight_types(model.layers)
     else:
-        types = int8_weight_types(len(layers))
-    blob = model_bytes(frame, layers, gain_layer, vad_layer, types,
-                       lookahead)
+        types = int8_weight_types(len(model.layers))
+    blob = model_bytes(model.frame, model.layers, model.gain_layer,
+                       model.vad_layer, types, model.lookahead,
+                       model.speech_protection)
     with open(args.out, "wb") as f:
         f.write(blob)
     changed = [str(i) for i, t in enumerate(types) if t != F32]

@@ -36,7 +36,7 @@ from net import DenoiseNet, load_checkpoint
 def net_from_model_file(path, train, train_path):
     """A DenoiseNet holding a float32 model file's weights, normalised by
     the training features' statistics, and the file's frame layout."""
-    frame, layers, gain_layer, vad_layer, lookahead = read_model(path)
+    frame, layers, gain_layer, vad_layer, lookahead, _ = read_model(path)
     if lookahead:
         sys.exit("widen.py: %s reads %d frame(s) ahead; widen the network "
                  "before training it with lookahead" % (path, lookahead))

@@ -139,8 +139,44 @@ check_processor_property (const gchar *name, gdouble default_value,
 
 GST_START_TEST (test_speech_protection_property)
 {
-  check_processor_property ("speech-protection", DSP_DEFAULT_SPEECH_PROTECTION,
+  check_processor_property ("speech-protection", -1.0,
       dsp_processor_set_speech_protection, 2.0);
+}
+
+GST_END_TEST;
+
+/* speech-protection -1, the default, is the model file's own: the stream
+ * gives what a processor left at its first speech protection gives, also
+ * after another value was set and -1 set again. */
+GST_START_TEST (test_speech_protection_follows_model)
+{
+  const gdouble before[] = { -1.0, 1.7 };
+  guint n = 30 * HOP;
+  gfloat *x = make_voiced_signal (n, 17);
+  DspModel *model = load_model ();
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  gfloat *ref = g_new0 (gfloat, n + LATENCY), *y;
+  guint produced, k;
+
+  produced = dsp_processor_process (p, x, ref, n, NULL, NULL, 0, NULL);
+  produced += dsp_processor_drain (p, ref + produced);
+  fail_unless_equals_int (produced, n);
+  for (k = 0; k < G_N_ELEMENTS (before); k++) {
+    GstHarness *h = new_stream_harness (F32_CAPS (1));
+
+    g_object_set (h->element, "speech-protection", before[k], NULL);
+    g_object_set (h->element, "speech-protection", -1.0, NULL);
+    push_signal (h, x, n, 1, HOP, 0);
+    gst_harness_push_event (h, gst_event_new_eos ());
+    fail_unless_equals_int (pull_all (h, 1, &y, 0), n);
+    assert_bits_equal (ref, y, n);
+    g_free (y);
+    gst_harness_teardown (h);
+  }
+  g_free (ref);
+  g_free (x);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
 }
 
 GST_END_TEST;
@@ -278,6 +314,7 @@ rnndenoise_add_property_tests (Suite *s)
   tcase_add_test (tc, test_child_proxy_pad_property);
   tcase_add_test (tc, test_vad_gate_property);
   tcase_add_test (tc, test_speech_protection_property);
+  tcase_add_test (tc, test_speech_protection_follows_model);
   tcase_add_test (tc, test_stationary_suppression_property);
   tcase_add_test (tc, test_harmonic_lift_property);
   tcase_add_test (tc, test_controlled_properties);

@@ -55,8 +55,19 @@ check_description (const DspModel *model, const guint8 *data, gsize size)
   gsize n_params = 0, hidden = 0;
   guint i, n_gru = 0;
 
-  FUZZ_CHECK (size >= DSP_MODEL_HEADER_SIZE + DSP_MODEL_CHECKSUM_SIZE,
+  guint version = dsp_model_get_format_version (model);
+  gfloat protection = dsp_model_get_speech_protection (model);
+
+  FUZZ_CHECK (size >= DSP_MODEL_HEADER_SIZE_V1 + DSP_MODEL_CHECKSUM_SIZE,
       "a model of %" G_GSIZE_FORMAT " bytes loaded", size);
+  FUZZ_CHECK (version == fuzz_get_u32 (data + 4) && version >= 1
+          && version <= DSP_MODEL_FORMAT_VERSION,
+      "format version %u, the header says %u", version,
+      fuzz_get_u32 (data + 4));
+  FUZZ_CHECK (protection >= 0.0f && protection <= DSP_MAX_SPEECH_PROTECTION,
+      "speech protection %g", (gdouble) protection);
+  FUZZ_CHECK (version != 1 || protection == DSP_DEFAULT_SPEECH_PROTECTION,
+      "a version 1 file gave speech protection %g", (gdouble) protection);
   FUZZ_CHECK (dsp_model_get_checksum (model) == fuzz_get_u32 (data + size - 4),
       "checksum %08x, the file ends with %08x", dsp_model_get_checksum (model),
       fuzz_get_u32 (data + size - 4));

@@ -304,11 +304,13 @@ make_s8x8_on_features (void)
 }
 
 /* Offsets of the model header and of a layer record. */
+#define MODEL_VERSION 4
 #define MODEL_HOP 16
 #define MODEL_N_BANDS 24
 #define MODEL_N_LAYERS 32
 #define MODEL_GAIN_LAYER 36
 #define MODEL_LOOKAHEAD 44
+#define MODEL_SPEECH_PROTECTION 48
 #define REC_KIND 0
 #define REC_INPUT 4
 #define REC_INPUT_SIZE 8
@@ -334,6 +336,32 @@ make_lookahead_seeds (void)
       fuzz_reseal_model);
   write_patched ("model", "bad-lookahead-1-wide-input", bytes, MODEL_LOOKAHEAD,
       1, fuzz_reseal_model);
+  g_bytes_unref (bytes);
+}
+
+/* A version 1 file (no speech_protection field) and version 2 files whose
+ * speech protection the loader must refuse. */
+static void
+make_speech_protection_seeds (void)
+{
+  ModelHelperSpec spec;
+  GBytes *bytes;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_S8X8, 8);
+  spec.version = 1;
+  bytes = model_helper_build (&spec);
+  write_seed_bytes ("model", "seed-48k-int8x8-version1", bytes);
+  g_bytes_unref (bytes);
+  spec.version = DSP_MODEL_FORMAT_VERSION;
+  spec.speech_protection = 0.5f;
+  bytes = model_helper_build (&spec);
+  write_seed_bytes ("model", "seed-48k-int8x8-protection-half", bytes);
+  write_patched ("model", "bad-speech-protection-nan", bytes,
+      MODEL_SPEECH_PROTECTION, 0x7fc00000, fuzz_reseal_model);
+  write_patched ("model", "bad-speech-protection-3", bytes,
+      MODEL_SPEECH_PROTECTION, 0x40400000, fuzz_reseal_model);
+  write_patched ("model", "bad-version-1-of-version-2", bytes, MODEL_VERSION, 1,
+      fuzz_reseal_model);
   g_bytes_unref (bytes);
 }
 
@@ -366,6 +394,7 @@ make_model_seeds (const gchar *unit_data)
   write_seed_bytes ("model", "bad-int8x8-features", bytes);
   g_bytes_unref (bytes);
   make_lookahead_seeds ();
+  make_speech_protection_seeds ();
 
   if (unit_data != NULL) {
     gchar *path = g_build_filename (unit_data, "model_s8.rnnm", NULL);

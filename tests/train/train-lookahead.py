@@ -99,7 +99,7 @@ def check_export(folder, trained, feats, forward_tool):
         head = f.read(48)
     lookahead = struct.unpack_from("<I", head, 44)[0]
     check(lookahead == 1, "its header says lookahead %d" % lookahead)
-    _, layers, _, _, read_ahead = modelfile.read_model(at("la.rnnm"))
+    _, layers, _, _, read_ahead, _ = modelfile.read_model(at("la.rnnm"))
     check(read_ahead == 1 and layers[0]["weights"][0].shape[1] == 2 * n,
           "its layer 0 reads 2 x %d features (%d)"
           % (n, layers[0]["weights"][0].shape[1]))

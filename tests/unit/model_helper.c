@@ -50,6 +50,8 @@ model_helper_spec_init_default (ModelHelperSpec *spec,
   n_features = dsp_feature_layout_n_features (spec->config.feature_layout_id,
       spec->config.n_bands);
   spec->weight_type = weight_type;
+  spec->version = DSP_MODEL_FORMAT_VERSION;
+  spec->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
   spec->seed = seed;
   spec->n_layers = 5;
   /* clang-format off */
@@ -178,7 +180,7 @@ model_helper_build (const ModelHelperSpec *spec)
   guint i, j;
 
   g_byte_array_append (out, (const guint8 *) DSP_MODEL_MAGIC, 4);
-  append_u32 (out, DSP_MODEL_FORMAT_VERSION);
+  append_u32 (out, spec->version);
   append_u32 (out, 0); /* file_size, patched below */
   append_u32 (out, spec->config.sample_rate);
   append_u32 (out, spec->config.hop);
@@ -189,6 +191,8 @@ model_helper_build (const ModelHelperSpec *spec)
   append_u32 (out, spec->gain_layer);
   append_u32 (out, spec->vad_layer);
   append_u32 (out, spec->lookahead);
+  if (spec->version >= 2)
+    append_f32 (out, spec->speech_protection);
   for (i = 0; i <= spec->config.n_bands; i++) {
     guint16 le = GUINT16_TO_LE (spec->config.band_edges[i]);
 
@@ -351,6 +355,19 @@ model_helper_put_u32 (guint8 *data, gsize offset, guint32 value)
 }
 
 /**
+ * model_helper_header_size:
+ * @data: a model file of version 1 or 2.
+ *
+ * Returns: the length of its header: where its band edges start.
+ */
+gsize
+model_helper_header_size (const guint8 *data)
+{
+  return model_helper_get_u32 (data, 4) == 1 ? DSP_MODEL_HEADER_SIZE_V1
+                                             : DSP_MODEL_HEADER_SIZE;
+}
+
+/**
  * model_helper_layer_record:
  * @data: a model file whose n_bands field is in 1..DSP_MAX_BANDS.
  * @index: a layer.
@@ -362,7 +379,7 @@ model_helper_layer_record (const guint8 *data, guint index)
 {
   guint32 n_bands = model_helper_get_u32 (data, 24);
 
-  return DSP_MODEL_HEADER_SIZE + (2 * (n_bands + 1) + 3) / 4 * 4
+  return model_helper_header_size (data) + (2 * (n_bands + 1) + 3) / 4 * 4
       + index * DSP_MODEL_LAYER_RECORD_SIZE;
 }
 

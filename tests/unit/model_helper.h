@@ -48,6 +48,10 @@ typedef struct
    * and draw the others as the same spec without lookahead does: the
    * network computes what that one does. */
   gboolean ignore_lookahead;
+  /* The header's version (1: no speech_protection field) and, for
+   * version 2, its speech_protection. */
+  guint32 version;
+  gfloat speech_protection;
   guint32 seed;
 } ModelHelperSpec;
 
@@ -71,6 +75,8 @@ GBytes *model_helper_random_model (DspWeightType weight_type, guint32 seed);
 guint32 model_helper_get_u32 (const guint8 *data, gsize offset);
 
 void model_helper_put_u32 (guint8 *data, gsize offset, guint32 value);
+
+gsize model_helper_header_size (const guint8 *data);
 
 gsize model_helper_layer_record (const guint8 *data, guint index);
 

@@ -310,6 +310,59 @@ START_TEST (test_lookahead_model)
 }
 END_TEST
 
+/* A version 2 file names its speech protection; a version 1 file (no
+ * such field, the band edges 4 bytes earlier) names none and gets the
+ * default. Both load the same network, and a file is refused if it is
+ * shorter than its version's header. */
+START_TEST (test_speech_protection_field)
+{
+  ModelHelperSpec spec;
+  GBytes *v1, *v2;
+  DspModel *m1, *m2;
+  gfloat features[36], hidden[2][56] = { { 0 } }, gains[2][24], vad[2];
+  gfloat *scratch;
+  guint8 tiny[DSP_MODEL_HEADER_SIZE_V1 + DSP_MODEL_CHECKSUM_SIZE] = { 0 };
+  guint i;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 4);
+  spec.speech_protection = 0.25f;
+  v2 = model_helper_build (&spec);
+  spec.version = 1;
+  v1 = model_helper_build (&spec);
+  ck_assert_uint_eq (g_bytes_get_size (v2), g_bytes_get_size (v1) + 4);
+  m1 = dsp_model_new_from_bytes (v1, NULL);
+  m2 = dsp_model_new_from_bytes (v2, NULL);
+  ck_assert (m1 != NULL && m2 != NULL);
+  ck_assert_uint_eq (dsp_model_get_format_version (m1), 1);
+  ck_assert_uint_eq (dsp_model_get_format_version (m2), 2);
+  ck_assert_float_eq (dsp_model_get_speech_protection (m1),
+      DSP_DEFAULT_SPEECH_PROTECTION);
+  ck_assert_float_eq (dsp_model_get_speech_protection (m2), 0.25f);
+  ck_assert_uint_ne (dsp_model_get_id (m1), dsp_model_get_id (m2));
+
+  for (i = 0; i < G_N_ELEMENTS (features); i++)
+    features[i] = cosf (0.21f * i);
+  scratch = g_new (gfloat, dsp_model_scratch_size (m1, 1));
+  dsp_model_forward (m1, features, hidden[0], 1, gains[0], &vad[0], scratch);
+  dsp_model_forward (m2, features, hidden[1], 1, gains[1], &vad[1], scratch);
+  ck_assert (memcmp (gains[0], gains[1], sizeof (gains[0])) == 0);
+  ck_assert (memcmp (hidden[0], hidden[1], sizeof (hidden[0])) == 0);
+  g_free (scratch);
+  dsp_model_unref (m1);
+  dsp_model_unref (m2);
+  g_bytes_unref (v1);
+  g_bytes_unref (v2);
+
+  /* 52 bytes: a whole version 1 header and checksum, not a version 2
+   * one. */
+  memcpy (tiny, DSP_MODEL_MAGIC, 4);
+  model_helper_put_u32 (tiny, 4, 2);
+  model_helper_fix_size_and_checksum (tiny, sizeof (tiny));
+  assert_refused (tiny, sizeof (tiny), DSP_ERROR_CORRUPT,
+      "shorter than the 56-byte header of version 2");
+}
+END_TEST
+
 /* The id follows the contents: same bytes, same id; other weights, other
  * id. */
 START_TEST (test_model_id)
@@ -462,7 +515,10 @@ typedef struct
 /* clang-format off */
 static const Corruption corruptions[] = {
   { "magic", HEADER, 0, 0x4d444e58, NO_FIX, DSP_ERROR_CORRUPT, "magic" },
-  { "version", HEADER, 4, 2, NO_FIX, DSP_ERROR_UNSUPPORTED, "version 2" },
+  { "version", HEADER, 4, 3, NO_FIX, DSP_ERROR_UNSUPPORTED, "version 3" },
+  { "version zero", HEADER, 4, 0, NO_FIX, DSP_ERROR_UNSUPPORTED,
+    "version 0" },
+  { "version down", HEADER, 4, 1, FIX, DSP_ERROR_INVALID, "band_edges" },
   { "file_size", HEADER, 8, 12345, NO_FIX, DSP_ERROR_CORRUPT, "file_size" },
   { "checksum", TRAILER, 0, 0xdeadbeef, NO_FIX, DSP_ERROR_CORRUPT,
     "checksum" },
@@ -490,6 +546,14 @@ static const Corruption corruptions[] = {
     "lookahead 4294967295" },
   { "lookahead input", HEADER, 44, 1, FIX, DSP_ERROR_CORRUPT,
     "layer 0: input_size 36, lookahead 1 gives feature rows of 2 frames" },
+  { "protection high", HEADER, 48, 0x40400000 /* 3.0f */, FIX,
+    DSP_ERROR_CORRUPT, "speech_protection 3 is outside 0..2" },
+  { "protection negative", HEADER, 48, 0xbf000000 /* -0.5f */, FIX,
+    DSP_ERROR_CORRUPT, "speech_protection -0.5" },
+  { "protection nan", HEADER, 48, 0x7fc00000, FIX, DSP_ERROR_CORRUPT,
+    "speech_protection nan" },
+  { "protection inf", HEADER, 48, 0x7f800000, FIX, DSP_ERROR_CORRUPT,
+    "speech_protection inf" },
   { "edge first", EDGE (0), 0, 1, FIX, DSP_ERROR_INVALID, "band_edges[0]" },
   { "edge order", EDGE (5), 0, 8, FIX, DSP_ERROR_INVALID, "band_edges[5]" },
   { "edge last", EDGE (24), 0, 479, FIX, DSP_ERROR_INVALID,
@@ -949,6 +1013,7 @@ model_suite (void)
   tc = tcase_create ("accessors");
   tcase_add_test (tc, test_accessors);
   tcase_add_test (tc, test_model_id);
+  tcase_add_test (tc, test_speech_protection_field);
   tcase_add_loop_test (tc, test_lookahead_model, 0, DSP_MAX_LOOKAHEAD);
   suite_add_tcase (s, tc);
 

@@ -884,6 +884,58 @@ output_energy (DspModel *model, const gfloat *x, guint n, gfloat protection,
   return energy;
 }
 
+/* @x through a processor of @model left at its first speech protection;
+ * @y holds @n + 2 HOP floats. */
+static void
+run_with_first_protection (DspModel *model, const gfloat *x, gfloat *y, guint n)
+{
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  guint chunk[1] = { 480 };
+
+  ck_assert_uint_eq (run_chunked (p, x, y, n, chunk, 1), n - 2 * HOP);
+  dsp_processor_free (p);
+}
+
+/* A processor starts with the speech protection its model file names: the
+ * same network named 2 gives what a processor of the file naming the
+ * default gives once set to 2, and not what it gives at the default. */
+START_TEST (test_speech_protection_from_model)
+{
+  DspModel *named_default = random_model (DSP_WEIGHT_F32);
+  DspModel *named_two;
+  ModelHelperSpec spec;
+  GBytes *bytes;
+  guint n = 9600;
+  gfloat *x = make_signal (n, 1, 61);
+  gfloat *first = g_new0 (gfloat, n + 2 * HOP);
+  gfloat *set_two = g_new0 (gfloat, n + 2 * HOP);
+  gfloat *at_default = g_new0 (gfloat, n + 2 * HOP);
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 1234);
+  spec.speech_protection = 2.0f;
+  bytes = model_helper_build (&spec);
+  named_two = dsp_model_new_from_bytes (bytes, NULL);
+  ck_assert_ptr_nonnull (named_two);
+  ck_assert_float_eq (dsp_model_get_speech_protection (named_default),
+      DSP_DEFAULT_SPEECH_PROTECTION);
+
+  run_with_first_protection (named_two, x, first, n);
+  run_with_first_protection (named_default, x, at_default, n);
+  output_energy (named_default, x, n, 2.0f, DSP_DEFAULT_STATIONARY_SUPPRESSION,
+      set_two);
+  assert_bits_equal (first, set_two, n - 2 * HOP);
+  ck_assert (memcmp (first, at_default, (n - 2 * HOP) * sizeof (gfloat)) != 0);
+
+  g_free (first);
+  g_free (set_two);
+  g_free (at_default);
+  g_free (x);
+  g_bytes_unref (bytes);
+  dsp_model_unref (named_two);
+  dsp_model_unref (named_default);
+}
+END_TEST
+
 /* @n samples of the speech-like signal over a steady 100 Hz hum. */
 static gfloat *
 make_hum_signal (guint n)
@@ -1584,6 +1636,7 @@ processor_suite (void)
   tcase_add_test (tc, test_16k_model);
   tcase_add_test (tc, test_vad_gate);
   tcase_add_test (tc, test_speech_protection);
+  tcase_add_test (tc, test_speech_protection_from_model);
   tcase_add_test (tc, test_stationary_suppression);
   tcase_add_test (tc, test_harmonic_lift);
   tcase_add_test (tc, test_speech_protection_weights);
