@@ -56,10 +56,17 @@
 # round weighs speech LOOKAHEAD_SPEECH_WEIGHT48 in the loss and starts from
 # the round before's network read back from its float32 file (widen.py at
 # the same sizes, which unfolds the input normalisation with the round's
-# set's statistics), as the shipped 48 kHz model was made. The rounds'
-# networks are all scored on the selection mixtures (below); the one kept
-# at 48 kHz is round KEEP_ROUND48's, at 16 kHz round KEEP_ROUND16's (or
-# the last round run, if fewer ran).
+# set's statistics), as the shipped 48 kHz model was made. From round
+# ENERGY_WEIGHT_ROUND on, the 48 kHz rounds weigh the loss's speech term by
+# each band's speech energy (train.py --energy-weight ENERGY_WEIGHT48).
+# The rounds' networks are all scored on the selection mixtures (below);
+# the one kept at 48 kHz is round KEEP_ROUND48's, at 16 kHz round
+# KEEP_ROUND16's (or the last round run, if fewer ran). The 48 kHz model
+# file names SPEECH_PROTECTION48, the speech protection the element starts
+# with (export.py --speech-protection: the kept round's network loses less
+# speech on its own, so it was chosen lower on the selection mixtures);
+# the 16 kHz file names SPEECH_PROTECTION16 (empty: a version 1 file,
+# which stands for 1).
 #
 # Which round is kept was chosen on the selection mixtures (synth.py
 # --selection: recorded voices that neither training, validation nor the
@@ -109,12 +116,15 @@
 # LOOKAHEAD_LR (the first round whose network reads frames ahead, how
 # many, and the learning rate of their input weights: 4, 1, 0.001),
 # LOOKAHEAD_SPEECH_WEIGHT48 (the speech weight of the 48 kHz rounds from
-# LOOKAHEAD_ROUND on: 16),
+# LOOKAHEAD_ROUND on: 16), ENERGY_WEIGHT_ROUND, ENERGY_WEIGHT48 (the first
+# 48 kHz round whose speech term is weighed by the speech energy, and the
+# power: 5, 0.5),
 # KEEP_ROUND48, KEEP_ROUND16 (the fine-tune round whose network ships at
-# each rate: 4, 4),
+# each rate: 5, 4), SPEECH_PROTECTION48, SPEECH_PROTECTION16 (the speech
+# protection each model file names: 0.5, none),
 # FINETUNE16 (yes: the 16 kHz model
 # takes the fine-tune rounds too; no), FINETUNE16_ROUNDS (how many of them:
-# 5),
+# 4, 5 with SMOKE=yes),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
@@ -166,8 +176,12 @@ LOOKAHEAD_ROUND=${LOOKAHEAD_ROUND:-4}
 LOOKAHEAD=${LOOKAHEAD:-1}
 LOOKAHEAD_LR=${LOOKAHEAD_LR:-0.001}
 LOOKAHEAD_SPEECH_WEIGHT48=${LOOKAHEAD_SPEECH_WEIGHT48:-16}
-KEEP_ROUND48=${KEEP_ROUND48:-4}
+ENERGY_WEIGHT_ROUND=${ENERGY_WEIGHT_ROUND:-5}
+ENERGY_WEIGHT48=${ENERGY_WEIGHT48:-0.5}
+KEEP_ROUND48=${KEEP_ROUND48:-5}
 KEEP_ROUND16=${KEEP_ROUND16:-4}
+SPEECH_PROTECTION48=${SPEECH_PROTECTION48-0.5}
+SPEECH_PROTECTION16=${SPEECH_PROTECTION16-}
 LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
@@ -186,6 +200,7 @@ if [ "$SMOKE" = yes ]; then
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
+  FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-5}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -202,14 +217,15 @@ else
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
-  # The fourth round (lookahead) ships at both rates (KEEP_ROUND48,
-  # KEEP_ROUND16).
+  # The fourth round (lookahead) ships at 16 kHz (KEEP_ROUND16), the
+  # fifth (the speech energy weight) at 48 kHz (KEEP_ROUND48); the 16 kHz
+  # model has not taken the fifth.
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
-  FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-0}
+  FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
+  FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-4}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
-FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-5}
 # Debian's interpreter, which has python3-torch (not whatever is first on
 # PATH).
 PY=/usr/bin/python3
@@ -466,6 +482,11 @@ round_speech_weight48 () {  # K: the speech weight of round K at 48 kHz
     echo "$WIDE_SPEECH_WEIGHT"
   fi
 }
+round_energy_weight48 () {  # K: train.py's energy weight options, round K
+  if [ "$1" -ge "$ENERGY_WEIGHT_ROUND" ]; then
+    echo "--energy-weight $ENERGY_WEIGHT48"
+  fi
+}
 round_readback48 () {  # K: yes if round K at 48 kHz starts from a file
   if [ "$1" -eq "$LOOKAHEAD_ROUND" ]; then echo yes; else echo no; fi
 }
@@ -492,7 +513,7 @@ read_back () {  # MODEL FEATURES OUT SIZES
   $PY "$HERE/widen.py" "$3-f32.rnnm" "$2" "$3.pt" --sizes "$4"
 }
 tune_round () {  # SET_SEED NAME PREVIOUS_NAME EPOCHS LR TRAIN_SEED ADDED
-  # AUGMENT LOOKAHEAD_OPTIONS SPEECH_WEIGHT READBACK
+  # AUGMENT TRAIN_OPTIONS SPEECH_WEIGHT READBACK
   fresh_set "$1" "$2" "$FINETUNE_SPEED" "$7" "$8"
   if [ "${11}" = yes ]; then
     step "read the network before $2 back from its float32 file"
@@ -519,7 +540,8 @@ while [ "$k" -le "$LAST_ROUND" ]; do
   tune_round "$(round_set_seed $k)" "$(round_name $k)" "$previous" \
       "$(round_setting $k FINETUNE_EPOCHS)" "$(round_setting $k FINETUNE_LR)" \
       "$(round_train_seed $k)" "$(round_added_noises $k)" \
-      "$(round_noise_augment $k)" "$(round_lookahead $k)" \
+      "$(round_noise_augment $k)" \
+      "$(round_lookahead $k) $(round_energy_weight48 $k)" \
       "$(round_speech_weight48 $k)" "$(round_readback48 $k)"
   previous=$(round_name $k)
   k=$((k + 1))
@@ -541,6 +563,12 @@ selection_table () {  # DIR RATE OUT ROUNDS...
     $PY "$HERE/export.py" "$dir/model-$round.pt" \
         "$dir/select-$round-f32.rnnm" --int8x8 "$dir/select-$round.rnnm"
     models="$models $round=$dir/select-$round.rnnm"
+    # At 48 kHz each round at SPEECH_PROTECTION48 too (ablation.py's
+    # @LIMIT@PROTECTION; 0 is no attenuation limit, the element's default).
+    if [ "$rate" = 48000 ] && [ -n "$SPEECH_PROTECTION48" ]; then
+      models="$models $round-p$SPEECH_PROTECTION48=$dir/select-$round.rnnm"
+      models="$models@0@$SPEECH_PROTECTION48"
+    fi
   done
   # shellcheck disable=SC2086 # models is a list of arguments
   $PY "$HERE/ablation.py" "$FORWARD" "$SELECT/select-real" $models \
@@ -573,8 +601,15 @@ fi
 # integer sums: about twice as fast, docs/model.md); their float32 twins
 # (-f32) stay next to them for the benchmarks and the quality comparison.
 step "export the float32 model and its int8x8 twin (the one shipped)"
+# An empty SPEECH_PROTECTION48 or SPEECH_PROTECTION16 writes a version 1
+# file, which names none.
+protection_options () {  # SPEECH_PROTECTION
+  [ -z "$1" ] || echo "--speech-protection $1"
+}
+# shellcheck disable=SC2046 # protection_options gives a list of options
 $PY "$HERE/export.py" "$DATA/model.pt" "$DATA/rnndenoise-48k-f32.rnnm" \
-    --int8x8 "$DATA/rnndenoise-48k.rnnm"
+    --int8x8 "$DATA/rnndenoise-48k.rnnm" \
+    $(protection_options "$SPEECH_PROTECTION48")
 "$MODEL_TOOL" info "$DATA/rnndenoise-48k.rnnm"
 
 step "check the C inference against PyTorch on the held-out test features"
@@ -681,8 +716,10 @@ if [ "$EPOCHS16" -gt 0 ]; then
         "$LAST_ROUND16")").pt"
   fi
   step "export and check the 16 kHz model"
+  # shellcheck disable=SC2046 # protection_options gives a list of options
   $PY "$HERE/export.py" "$MODEL16" "$DATA/rnndenoise-16k-f32.rnnm" \
-      --int8x8 "$DATA/rnndenoise-16k.rnnm"
+      --int8x8 "$DATA/rnndenoise-16k.rnnm" \
+      $(protection_options "$SPEECH_PROTECTION16")
   "$MODEL_TOOL" info "$DATA/rnndenoise-16k.rnnm"
   $PY "$HERE/check_export.py" "$MODEL16" "$D16/test-real.rndf" \
       "$FORWARD" "$DATA/rnndenoise-16k-f32.rnnm" \

@@ -278,9 +278,25 @@ def parse_sweeps(specs):
     return sweeps
 
 
-def sweep_runs(sweeps, runner):
+def model_protection(info):
+    """The speech protection the model file names (rnndenoise-model info;
+    a version 1 file stands for 1)."""
+    return float(info.get("speech protection", "1").split()[0])
+
+
+def effective_default(prop, info, model):
+    """A property's default as the element applies it: speech-protection's
+    -1 is the model file's own (model: rnndenoise-model info's lines)."""
+    default = float(info["default"])
+    if prop == "speech-protection" and default < 0:
+        return model_protection(model)
+    return default
+
+
+def sweep_runs(sweeps, runner, model):
     """Every sweep run: dict(method, prop, value (text), x (number),
-    default (the element's default value?), source: the method whose
+    default (the element's default value, as it applies it, model being
+    rnndenoise-model info's lines?), source: the method whose
     output is scored, "rnndenoise" when the run would repeat the main
     one). Exits when a property is not a numeric one of rnndenoise or a
     value is out of its range."""
@@ -291,7 +307,7 @@ def sweep_runs(sweeps, runner):
         if info is None:
             sys.exit("evaluate: rnndenoise has no numeric property %s (it "
                      "has %s)" % (prop, ", ".join(sorted(runner.properties))))
-        default = float(info["default"])
+        default = effective_default(prop, info, model)
         for v in values:
             x = float(v)
             if not info["low"] <= x <= info["high"]:
@@ -817,7 +833,7 @@ def sweep_unit(info):
 def sweep_label(run, info):
     """A value as the report shows it: "1 (default)", "0 (unlimited)"."""
     notes = []
-    zero = re.search(r"\(0 = ([^)]+)\)", info["blurb"])
+    zero = re.search(r"\(0 = ([^,)]+)[,)]", info["blurb"])
     if run["x"] == 0 and zero:
         notes.append(zero.group(1))
     if run["default"]:
@@ -949,6 +965,17 @@ def data_note(seconds):
         return "with the test mixtures already made (they are kept)"
     return "of which %.0f min went to making the test mixtures" % (
         seconds / 60.0)
+
+
+def speech_protection_note(runner, model):
+    """How the report names the speech protection rnndenoise ran with by
+    default: "-1 (the model file's own: 0.5)" or "1"."""
+    default = float(runner.properties.get("speech-protection", {}).get(
+        "default", "nan"))
+    if default < 0:
+        return "%g (the model file's own: %g)" % (default,
+                                                   model_protection(model))
+    return "%g" % default
 
 
 def model_info(tool, model):
@@ -1127,7 +1154,7 @@ def main():
                  len({m["kind"] for m in ms})), flush=True)
     runner = Runner(args)
     runner.check()
-    runs = sweep_runs(sweeps, runner)
+    runs = sweep_runs(sweeps, runner, info)
     print("evaluate: %d noise-free tracks, %d sweep runs (%s); model %s"
           % (len(noise_free), len(runs), ", ".join(
               "%s %s" % (p, " ".join(v)) for p, v in sweeps.items())
@@ -1212,8 +1239,7 @@ def main():
         "sweep_sections": sweep_sections(sweep_rows, runs, runner.properties,
                                          args.docs, runner.describe(
                                              "rnndenoise")),
-        "speech_protection": "%g" % float(runner.properties.get(
-            "speech-protection", {}).get("default", "nan")),
+        "speech_protection": speech_protection_note(runner, info),
         "runtime": "%.0f" % ((time.time() - start) / 60.0),
         "data_note": data_note(float(os.environ.get(
             "QUALITY_DATA_SECONDS", "0"))),
