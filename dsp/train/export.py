@@ -27,8 +27,8 @@ stand for the default, 1.
 
 import argparse
 
-from modelfile import (F32, MAX_SPEECH_PROTECTION, int8_weight_types,
-                       int8x8_weight_types, model_bytes)
+from modelfile import (F32, int8_weight_types, int8x8_weight_types,
+                       model_bytes)
 from net import load_checkpoint
 
 
@@ -66,11 +66,11 @@ def main():
                     "the processor starts with (a version 2 file; without "
                     "it, version 1: the default, 1)")
     args = ap.parse_args()
-    if args.speech_protection is not None and not (
-            0 <= args.speech_protection <= MAX_SPEECH_PROTECTION):
-        ap.error("--speech-protection %g is outside 0..%g"
-                 % (args.speech_protection, MAX_SPEECH_PROTECTION))
-    size = export(args.checkpoint, args.out, "f32", args.speech_protection)
+    # model_bytes() checks the range before any file is written.
+    try:
+        size = export(args.checkpoint, args.out, "f32", args.speech_protection)
+    except ValueError as e:
+        ap.error("--speech-protection: %s" % e)
     print("export: %s, float32, %d bytes" % (args.out, size))
     for variant, out in (("int8", args.int8), ("int8x8", args.int8x8)):
         if out:

@@ -18,9 +18,8 @@ MAGIC = b"RNDM"
 # float32 after version 1's header); a file without one is version 1.
 HEADER_SIZE = {1: 48, 2: 52}
 RECORD_SIZE = 48
-# The speech protection a version 1 file stands for, and the largest one a
-# file may name (the processor's range).
-DEFAULT_SPEECH_PROTECTION = 1.0
+# The largest speech protection a file may name (the processor's range); a
+# version 1 file names none and stands for 1.
 MAX_SPEECH_PROTECTION = 2.0
 # Frames past the current one a network may read (the header's lookahead).
 MAX_LOOKAHEAD = 2
@@ -137,7 +136,8 @@ def read_model(path):
         sys.exit("%s: format version %d, this reads 1 and 2" % (path, version))
     speech_protection = None
     if version == 2:
-        speech_protection = struct.unpack_from("<f", data, 48)[0]
+        # Right after version 1's header.
+        speech_protection = struct.unpack_from("<f", data, HEADER_SIZE[1])[0]
     header = HEADER_SIZE[version]
     edges = struct.unpack_from("<%dH" % (n_bands + 1), data, header)
     table = header + 2 * (n_bands + 1) + (-2 * (n_bands + 1) % 4)
