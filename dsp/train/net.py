@@ -107,12 +107,17 @@ class DenoiseNet(nn.Module):
         """Copy layers in export_layers()' form (model file order, numpy
         arrays) into the modules, in the network's dtype. Layer 0 becomes
         the input layer as it is: the caller sets the normalisation it was
-        made for (identity for a file's folded layer). Not for networks
-        with lookahead."""
-        if self.inp_ahead is not None:
-            raise ValueError("load_layers: the network has lookahead")
+        made for (identity for a file's folded layer). With lookahead,
+        layer 0's first columns (the frame's own features) go to `inp` and
+        the others to `inp_ahead`, as export_layers() joined them."""
         modules = (self.inp, self.gru1, self.gru2, self.gain, self.vad)
         with torch.no_grad():
+            if self.inp_ahead is not None:
+                w = torch.from_numpy(layers[0]["weights"][0])
+                self.inp_ahead.weight.copy_(w[:, self.own:])
+                layers = [dict(layers[0], weights=[
+                    np.ascontiguousarray(layers[0]["weights"][0][:, :self.own])
+                ])] + list(layers[1:])
             for layer, mod in zip(layers, modules):
                 dtype = mod.bias_ih_l0.dtype if isinstance(mod, nn.GRU) \
                     else mod.bias.dtype

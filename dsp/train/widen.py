@@ -20,9 +20,15 @@ A model file holds the first layer with the feature normalisation folded
 in (export.py); it is unfolded with TRAIN.rndf's mean and standard
 deviation, the normalisation train.py would have used, so the result
 trains as a checkpoint would.
+
+A network that reads frames ahead (train.py --lookahead) is not widened,
+only read back at its own sizes: a float32 file of one becomes a
+checkpoint that train.py --init --lookahead continues from, its first
+layer split into the frame's own columns and those of the frames ahead.
 """
 
 import argparse
+import copy
 import sys
 
 import numpy as np
@@ -31,15 +37,14 @@ import torch
 import featfile
 from modelfile import DENSE, GRU, INPUT_FEATURES, read_model
 from net import DenoiseNet, load_checkpoint
+from train import gather
 
 
 def net_from_model_file(path, train, train_path):
     """A DenoiseNet holding a float32 model file's weights, normalised by
-    the training features' statistics, and the file's frame layout."""
+    the training features' statistics (repeated for each frame a network
+    with lookahead reads), and the file's frame layout."""
     frame, layers, gain_layer, vad_layer, lookahead, _ = read_model(path)
-    if lookahead:
-        sys.exit("widen.py: %s reads %d frame(s) ahead; widen the network "
-                 "before training it with lookahead" % (path, lookahead))
     kinds = [(l["kind"], l["input"]) for l in layers]
     if (kinds != [(DENSE, INPUT_FEATURES), (GRU, 1), (GRU, 2), (DENSE, 3),
                   (DENSE, 3)] or (gain_layer, vad_layer) != (3, 4)):
@@ -51,13 +56,17 @@ def net_from_model_file(path, train, train_path):
                  % (path, train_path))
     w_in = layers[0]["weights"][0].astype(np.float64)
     b_in = layers[0]["biases"][0].astype(np.float64)
-    if w_in.shape[1] != cfg["n_features"]:
+    n_inputs = cfg["n_features"] * (1 + lookahead)
+    if w_in.shape[1] != n_inputs:
         sys.exit("widen.py: %s reads %d features, the training file has %d"
-                 % (path, w_in.shape[1], cfg["n_features"]))
-    net = DenoiseNet(cfg["n_features"], cfg["n_bands"], w_in.shape[0],
+                 " per frame" % (path, w_in.shape[1], cfg["n_features"]))
+    net = DenoiseNet(n_inputs, cfg["n_bands"], w_in.shape[0],
                      layers[1]["biases"][0].size // 3,
-                     layers[2]["biases"][0].size // 3)
-    net.set_normalisation(train.features.mean(0), train.features.std(0))
+                     layers[2]["biases"][0].size // 3, lookahead)
+    # As train.py's with_lookahead_inputs(): one frame's statistics, once
+    # for the frame and once for each frame ahead.
+    net.set_normalisation(np.tile(train.features.mean(0), 1 + lookahead),
+                          np.tile(train.features.std(0), 1 + lookahead))
     mean = net.feat_mean.double().numpy()
     std = net.feat_std.double().numpy()
     # export_layers() wrote w_in = W / std and b_in = b - W / std @ mean.
@@ -86,11 +95,16 @@ def embed(old, new, row_groups=1):
 
 
 def widen(old, sizes):
-    """A DenoiseNet of the given sizes computing old's function."""
+    """A DenoiseNet of the given sizes computing old's function. A network
+    with lookahead is only read back (the same sizes): widening its second
+    input module is not done."""
     if old.inp_ahead is not None:
-        sys.exit("widen.py: the network reads %d frame(s) ahead; widen it "
-                 "before training it with lookahead"
-                 % old.sizes["lookahead"])
+        if any(sizes[key] != old.sizes[key]
+               for key in ("dense", "gru1", "gru2")):
+            sys.exit("widen.py: the network reads %d frame(s) ahead; widen "
+                     "it before training it with lookahead (at its own "
+                     "sizes it is only read back)" % old.sizes["lookahead"])
+        return copy.deepcopy(old)
     for key in ("dense", "gru1", "gru2"):
         if sizes[key] < old.sizes[key]:
             sys.exit("widen.py: %s %d is narrower than the network's %d"
@@ -137,10 +151,11 @@ def main():
     dense, gru1, gru2 = (int(v) for v in args.sizes.split(","))
     net = widen(old, {"dense": dense, "gru1": gru1, "gru2": gru2})
 
-    # The proof that nothing changed: both networks on the first sequence.
+    # The proof that nothing changed: both networks on the first sequence
+    # (with the frames ahead a network with lookahead reads).
     start, length = next(train.sequences())
-    x = torch.from_numpy(np.ascontiguousarray(
-        train.features[start:start + length]))[None]
+    x = gather(train, np.array([start]), length,
+               old.sizes.get("lookahead", 0))[0]
     with torch.no_grad():
         g_old, v_old, _ = old(x)
         g_new, v_new, _ = net(x)
@@ -151,7 +166,8 @@ def main():
 
     torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
                 "frame_config": cfg, "epoch": 0, "log": [],
-                "args": vars(args), "widened_from": args.source}, args.out)
+                "args": vars(args), "widened_from": args.source,
+                "lookahead": net.sizes.get("lookahead", 0)}, args.out)
     print("widen: %s -> %s, %d -> %d parameters; on %d frames the outputs "
           "differ by at most %.2g"
           % (",".join(str(old.sizes[k]) for k in ("dense", "gru1", "gru2")),

@@ -11,6 +11,9 @@ through the C inference (rnndenoise-forward run): the widened networks'
 gains and VAD must match the original's to 1e-5, frame by frame, although
 the new units are active (their weights are random, only their way out is
 zero). A narrower size and a model file in another layout are refused.
+A network reading one frame ahead (train.py --lookahead 1), as a float32
+model file, is read back at its own sizes: its checkpoint says lookahead
+1 and exports to a file giving the same outputs; widening it is refused.
 Skipped (77) without PyTorch (python3-torch).
 """
 
@@ -22,8 +25,8 @@ import tempfile
 
 from checks import TRAIN, Checks, make_features, need
 
-torch, export, featfile, net_module = need("torch", "export", "featfile",
-                                           "net")
+torch, export, featfile, net_module, train = need(
+    "torch", "export", "featfile", "net", "train")
 
 check = Checks()
 
@@ -91,7 +94,47 @@ def main():
                   "%s --sizes %s on %s refused, naming the %s (exit %d): %s"
                   % (source, sizes, features, what, proc.returncode,
                      proc.stderr.strip()[-70:]))
+        read_back_lookahead(folder, forward_tool, net, cfg)
     return check.status()
+
+
+def read_back_lookahead(folder, forward_tool, net, cfg):
+    """The narrow network given one frame of lookahead with random weights
+    for the frame ahead, as a float32 file, read back by widen.py."""
+    def at(name):
+        return os.path.join(folder, name)
+
+    ahead = train.with_lookahead_inputs(net, 1)
+    with torch.no_grad():
+        ahead.inp_ahead.weight.normal_(0.0, 0.2)
+    torch.save({"sizes": ahead.sizes, "state_dict": ahead.state_dict(),
+                "frame_config": cfg, "epoch": 0, "log": [], "lookahead": 1},
+               at("ahead.pt"))
+    export.export(at("ahead.pt"), at("ahead.rnnm"), "f32")
+    reference = forward(forward_tool, at("ahead.rnnm"), at("l3.rndf"),
+                        at("ahead.out"))
+    proc = run_widen(folder, at("ahead.rnnm"), at("l3.rndf"), "24,32,40",
+                     "back.pt")
+    check(proc.returncode == 0, "lookahead file read back at its sizes%s"
+          % (": " + proc.stderr.strip()[-70:] if proc.returncode else ""))
+    if proc.returncode != 0:
+        return
+    back = torch.load(at("back.pt"), map_location="cpu")
+    check(back.get("lookahead") == 1 and back["sizes"].get("lookahead") == 1,
+          "the read-back checkpoint says lookahead %s"
+          % back.get("lookahead"))
+    export.export(at("back.pt"), at("back.rnnm"), "f32")
+    again = forward(forward_tool, at("back.rnnm"), at("l3.rndf"),
+                    at("back.out"))
+    diff = max(abs(a - b) for a, b in zip(reference, again))
+    check(len(again) == len(reference) and diff <= 1e-5,
+          "read back with lookahead: %d values (%d), within %.3g (1e-5)"
+          % (len(again), len(reference), diff))
+    proc = run_widen(folder, at("ahead.rnnm"), at("l3.rndf"), "32,48,56",
+                     "bad.pt")
+    check(proc.returncode != 0 and "ahead" in proc.stderr,
+          "widening a lookahead network refused (exit %d): %s"
+          % (proc.returncode, proc.stderr.strip()[-70:]))
 
 
 if __name__ == "__main__":
