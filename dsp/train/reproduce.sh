@@ -58,7 +58,8 @@
 # the same sizes, which unfolds the input normalisation with the round's
 # set's statistics), as the shipped 48 kHz model was made. From round
 # ENERGY_WEIGHT_ROUND on, the 48 kHz rounds weigh the loss's speech term by
-# each band's speech energy (train.py --energy-weight ENERGY_WEIGHT48).
+# each band's speech energy (train.py --energy-weight ENERGY_WEIGHT48), the
+# 16 kHz rounds by ENERGY_WEIGHT16.
 # The rounds' networks are all scored on the selection mixtures (below);
 # the one kept at 48 kHz is round KEEP_ROUND48's, at 16 kHz round
 # KEEP_ROUND16's (or the last round run, if fewer ran). The 48 kHz model
@@ -80,10 +81,12 @@
 # own narrower network kept (a wider one would cost more CPU than
 # speexdsp at 16 kHz). The first round starts from the 16 kHz model's
 # float32 file, read back by widen.py at the same sizes, which unfolds the
-# input normalisation with the round's set's statistics (the shipped 16 kHz
-# model was made from the file shipped before it that way: the same
-# network, its first layer parameterised anew); the second from the
-# first's checkpoint.
+# input normalisation with the round's set's statistics (the 16 kHz model
+# was made from the file shipped before it that way: the same network, its
+# first layer parameterised anew); the rounds after it from the round
+# before's checkpoint, except round ENERGY_WEIGHT_ROUND, which starts from
+# the round before's float32 file read back the same way (the shipped
+# 16 kHz model's fifth round started from the fourth's shipped file).
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
@@ -117,8 +120,8 @@
 # many, and the learning rate of their input weights: 4, 1, 0.001),
 # LOOKAHEAD_SPEECH_WEIGHT48 (the speech weight of the 48 kHz rounds from
 # LOOKAHEAD_ROUND on: 16), ENERGY_WEIGHT_ROUND, ENERGY_WEIGHT48 (the first
-# 48 kHz round whose speech term is weighed by the speech energy, and the
-# power: 5, 0.5),
+# round whose speech term is weighed by the speech energy, and the power
+# at 48 kHz: 5, 0.5), ENERGY_WEIGHT16 (that power at 16 kHz: 0.5),
 # KEEP_ROUND48, KEEP_ROUND16 (the fine-tune round whose network ships at
 # each rate: 5, 4), SPEECH_PROTECTION48, SPEECH_PROTECTION16 (the speech
 # protection each model file names: 0.5, none),
@@ -178,6 +181,7 @@ LOOKAHEAD_LR=${LOOKAHEAD_LR:-0.001}
 LOOKAHEAD_SPEECH_WEIGHT48=${LOOKAHEAD_SPEECH_WEIGHT48:-16}
 ENERGY_WEIGHT_ROUND=${ENERGY_WEIGHT_ROUND:-5}
 ENERGY_WEIGHT48=${ENERGY_WEIGHT48:-0.5}
+ENERGY_WEIGHT16=${ENERGY_WEIGHT16:-0.5}
 KEEP_ROUND48=${KEEP_ROUND48:-5}
 KEEP_ROUND16=${KEEP_ROUND16:-4}
 SPEECH_PROTECTION48=${SPEECH_PROTECTION48-0.5}
@@ -482,9 +486,9 @@ round_speech_weight48 () {  # K: the speech weight of round K at 48 kHz
     echo "$WIDE_SPEECH_WEIGHT"
   fi
 }
-round_energy_weight48 () {  # K: train.py's energy weight options, round K
+round_energy_weight () {  # K POWER: train.py's energy weight options, round K
   if [ "$1" -ge "$ENERGY_WEIGHT_ROUND" ]; then
-    echo "--energy-weight $ENERGY_WEIGHT48"
+    echo "--energy-weight $2"
   fi
 }
 round_readback48 () {  # K: yes if round K at 48 kHz starts from a file
@@ -541,7 +545,7 @@ while [ "$k" -le "$LAST_ROUND" ]; do
       "$(round_setting $k FINETUNE_EPOCHS)" "$(round_setting $k FINETUNE_LR)" \
       "$(round_train_seed $k)" "$(round_added_noises $k)" \
       "$(round_noise_augment $k)" \
-      "$(round_lookahead $k) $(round_energy_weight48 $k)" \
+      "$(round_lookahead $k) $(round_energy_weight $k "$ENERGY_WEIGHT48")" \
       "$(round_speech_weight48 $k)" "$(round_readback48 $k)"
   previous=$(round_name $k)
   k=$((k + 1))
@@ -662,7 +666,7 @@ if [ "$EPOCHS16" -gt 0 ]; then
   # the round before, or made before the first); from MODEL16, read back
   # from its float32 file first if FROM_FILE is yes.
   tune16_round () {  # SET_SEED PREVIOUS_SET_SEED NAME EPOCHS LR TRAIN_SEED FROM_FILE
-    # LOOKAHEAD_OPTIONS
+    # TRAIN_OPTIONS
     list="$DATA/audio-seed$1/train/list.txt"
     step "16 kHz fine-tune round $3 on the set of seed $1"
     features16 "$list" "$D16/train-seed$1.rndf"
@@ -697,11 +701,14 @@ if [ "$EPOCHS16" -gt 0 ]; then
   previous_seed=$((SEED + 4))
   while [ "$k" -le "$LAST_ROUND16" ]; do
     from_file=no
-    [ "$k" -ne 1 ] || from_file=yes
+    if [ "$k" -eq 1 ] || [ "$k" -eq "$ENERGY_WEIGHT_ROUND" ]; then
+      from_file=yes
+    fi
     tune16_round "$(round_set_seed $k)" "$previous_seed" "$(round_name $k)" \
         "$(round_setting $k FINETUNE_EPOCHS)" \
         "$(round_setting $k FINETUNE_LR)" "$(round_train_seed $k)" \
-        "$from_file" "$(round_lookahead $k)"
+        "$from_file" \
+        "$(round_lookahead $k) $(round_energy_weight $k "$ENERGY_WEIGHT16")"
     previous_seed=$(round_set_seed $k)
     k=$((k + 1))
   done

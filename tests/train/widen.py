@@ -38,6 +38,24 @@ def forward(tool, model, features, out):
     return struct.unpack("<%df" % (len(data) // 4), data)
 
 
+def forward_checkpoint(folder, tool, name):
+    """The checkpoint NAME.pt in folder as export.py's float32 file, run
+    through the C forward pass on l3.rndf."""
+    def at(suffix):
+        return os.path.join(folder, name + suffix)
+
+    export.export(at(".pt"), at(".rnnm"), "f32")
+    return forward(tool, at(".rnnm"), os.path.join(folder, "l3.rndf"),
+                   at(".out"))
+
+
+def check_same_outputs(reference, outputs, what):
+    diff = max(abs(a - b) for a, b in zip(reference, outputs))
+    check(len(outputs) == len(reference) and diff <= 1e-5,
+          "%s: %d values (%d), within %.3g of the original's (1e-5)"
+          % (what, len(outputs), len(reference), diff))
+
+
 def run_widen(folder, source, features, sizes, out):
     return subprocess.run(
         [sys.executable, os.path.join(TRAIN, "widen.py"), source, features,
@@ -61,9 +79,7 @@ def main():
         torch.save({"sizes": net.sizes, "state_dict": net.state_dict(),
                     "frame_config": cfg, "epoch": 0, "log": []},
                    at("narrow.pt"))
-        export.export(at("narrow.pt"), at("narrow.rnnm"), "f32")
-        reference = forward(forward_tool, at("narrow.rnnm"), at("l3.rndf"),
-                            at("narrow.out"))
+        reference = forward_checkpoint(folder, forward_tool, "narrow")
 
         for source in ("narrow.pt", "narrow.rnnm"):
             proc = run_widen(folder, at(source), at("l3.rndf"), "32,48,56",
@@ -73,14 +89,8 @@ def main():
                      if proc.returncode else ""))
             if proc.returncode != 0:
                 continue
-            export.export(at("wide.pt"), at("wide.rnnm"), "f32")
-            wide = forward(forward_tool, at("wide.rnnm"), at("l3.rndf"),
-                           at("wide.out"))
-            diff = max(abs(a - b) for a, b in zip(reference, wide))
-            check(len(wide) == len(reference) and diff <= 1e-5,
-                  "widened from %s: %d values (%d), within %.3g of the "
-                  "narrow network's (1e-5)"
-                  % (source, len(wide), len(reference), diff))
+            wide = forward_checkpoint(folder, forward_tool, "wide")
+            check_same_outputs(reference, wide, "widened from %s" % source)
             check(os.path.getsize(at("wide.rnnm")) >
                   os.path.getsize(at("narrow.rnnm")),
                   "widened from %s: the file is larger" % source)
@@ -110,9 +120,7 @@ def read_back_lookahead(folder, forward_tool, net, cfg):
     torch.save({"sizes": ahead.sizes, "state_dict": ahead.state_dict(),
                 "frame_config": cfg, "epoch": 0, "log": [], "lookahead": 1},
                at("ahead.pt"))
-    export.export(at("ahead.pt"), at("ahead.rnnm"), "f32")
-    reference = forward(forward_tool, at("ahead.rnnm"), at("l3.rndf"),
-                        at("ahead.out"))
+    reference = forward_checkpoint(folder, forward_tool, "ahead")
     proc = run_widen(folder, at("ahead.rnnm"), at("l3.rndf"), "24,32,40",
                      "back.pt")
     check(proc.returncode == 0, "lookahead file read back at its sizes%s"
@@ -123,13 +131,8 @@ def read_back_lookahead(folder, forward_tool, net, cfg):
     check(back.get("lookahead") == 1 and back["sizes"].get("lookahead") == 1,
           "the read-back checkpoint says lookahead %s"
           % back.get("lookahead"))
-    export.export(at("back.pt"), at("back.rnnm"), "f32")
-    again = forward(forward_tool, at("back.rnnm"), at("l3.rndf"),
-                    at("back.out"))
-    diff = max(abs(a - b) for a, b in zip(reference, again))
-    check(len(again) == len(reference) and diff <= 1e-5,
-          "read back with lookahead: %d values (%d), within %.3g (1e-5)"
-          % (len(again), len(reference), diff))
+    again = forward_checkpoint(folder, forward_tool, "back")
+    check_same_outputs(reference, again, "read back with lookahead")
     proc = run_widen(folder, at("ahead.rnnm"), at("l3.rndf"), "32,48,56",
                      "bad.pt")
     check(proc.returncode != 0 and "ahead" in proc.stderr,
