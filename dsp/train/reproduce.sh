@@ -67,7 +67,11 @@
 # with (export.py --speech-protection: the kept round's network loses less
 # speech on its own, so it was chosen lower on the selection mixtures);
 # the 16 kHz file names SPEECH_PROTECTION16 (empty: a version 1 file,
-# which stands for 1).
+# which stands for 1). At 16 kHz the kept round's network is averaged with
+# the one that round started from (average.py, the round's share
+# AVERAGE16; empty: not averaged): on the selection mixtures the average
+# kept the fifth round's gain over unheard noise without its loss on the
+# trained kinds.
 #
 # Which round is kept was chosen on the selection mixtures (synth.py
 # --selection: recorded voices that neither training, validation nor the
@@ -123,11 +127,11 @@
 # round whose speech term is weighed by the speech energy, and the power
 # at 48 kHz: 5, 0.5), ENERGY_WEIGHT16 (that power at 16 kHz: 0.5),
 # KEEP_ROUND48, KEEP_ROUND16 (the fine-tune round whose network ships at
-# each rate: 5, 4), SPEECH_PROTECTION48, SPEECH_PROTECTION16 (the speech
-# protection each model file names: 0.5, none),
-# FINETUNE16 (yes: the 16 kHz model
-# takes the fine-tune rounds too; no), FINETUNE16_ROUNDS (how many of them:
-# 4, 5 with SMOKE=yes),
+# each rate: 5, 5), AVERAGE16 (the kept 16 kHz round's share in its
+# average with its start: 0.5; empty: not averaged), SPEECH_PROTECTION48,
+# SPEECH_PROTECTION16 (the speech protection each model file names: 0.5,
+# 0.75), FINETUNE16 (yes: the 16 kHz model takes the fine-tune rounds too;
+# no), FINETUNE16_ROUNDS (how many of them: 5),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
@@ -183,11 +187,13 @@ ENERGY_WEIGHT_ROUND=${ENERGY_WEIGHT_ROUND:-5}
 ENERGY_WEIGHT48=${ENERGY_WEIGHT48:-0.5}
 ENERGY_WEIGHT16=${ENERGY_WEIGHT16:-0.5}
 KEEP_ROUND48=${KEEP_ROUND48:-5}
-KEEP_ROUND16=${KEEP_ROUND16:-4}
+KEEP_ROUND16=${KEEP_ROUND16:-5}
+AVERAGE16=${AVERAGE16-0.5}
 SPEECH_PROTECTION48=${SPEECH_PROTECTION48-0.5}
-SPEECH_PROTECTION16=${SPEECH_PROTECTION16-}
+SPEECH_PROTECTION16=${SPEECH_PROTECTION16-0.75}
 LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
+FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-5}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
@@ -204,7 +210,6 @@ if [ "$SMOKE" = yes ]; then
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
-  FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-5}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -221,12 +226,10 @@ else
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
-  # The fourth round (lookahead) ships at 16 kHz (KEEP_ROUND16), the
-  # fifth (the speech energy weight) at 48 kHz (KEEP_ROUND48); the 16 kHz
-  # model has not taken the fifth.
+  # The fifth round (the speech energy weight) ships at both rates
+  # (KEEP_ROUND48, KEEP_ROUND16), at 16 kHz averaged with the fourth.
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
-  FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-4}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -676,6 +679,8 @@ if [ "$EPOCHS16" -gt 0 ]; then
           "$SIZES"
       MODEL16="$D16/model-before-$3.pt"
     fi
+    # Its start, for average.py.
+    cp "$MODEL16" "$D16/model-$3-start.pt"
     # shellcheck disable=SC2086 # $8 is a list of options
     $PY "$HERE/train.py" "$D16/train-seed$1.rndf" "$D16/val.rndf" \
         "$D16/model-$3.pt" --also "$D16/train-seed$1-snr.rndf" \
@@ -712,15 +717,23 @@ if [ "$EPOCHS16" -gt 0 ]; then
     previous_seed=$(round_set_seed $k)
     k=$((k + 1))
   done
+  if [ "$LAST_ROUND16" -gt 0 ]; then
+    kept16=$(round_name "$(kept_round "$KEEP_ROUND16" "$LAST_ROUND16")")
+    MODEL16="$D16/model-$kept16.pt"
+    # The kept round's network averaged with the one it started from
+    # (average.py: the same normalisation, so the same lineage).
+    if [ -n "$AVERAGE16" ]; then
+      step "average round $kept16 with its start (its share $AVERAGE16)"
+      $PY "$HERE/average.py" "$D16/model-$kept16-start.pt" "$MODEL16" \
+          "$D16/model-average.pt" --weight "$AVERAGE16"
+      MODEL16="$D16/model-average.pt"
+      ROUNDS16="$ROUNDS16 average"
+    fi
+  fi
   # 16 kHz rounds run only after 48 kHz ones, so the mixtures are there.
   if [ "$SELECTION" = yes ] && [ -n "$ROUNDS16" ]; then
     # shellcheck disable=SC2086 # ROUNDS16 is a list of names
     selection_table "$D16" 16000 "$DATA/selection-16k.md" $ROUNDS16
-  fi
-
-  if [ "$LAST_ROUND16" -gt 0 ]; then
-    MODEL16="$D16/model-$(round_name "$(kept_round "$KEEP_ROUND16" \
-        "$LAST_ROUND16")").pt"
   fi
   step "export and check the 16 kHz model"
   # shellcheck disable=SC2046 # protection_options gives a list of options
