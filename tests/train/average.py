@@ -21,7 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, make_features, need, random_checkpoint
+from checks import (Checks, make_features, need, random_checkpoint,
+                    run_train_tool)
 
 np, torch, featfile, export, net_module, train = need(
     "numpy", "torch", "featfile", "export", "net", "train")
@@ -30,8 +31,7 @@ check = Checks()
 
 
 def run_average(*args):
-    return subprocess.run([sys.executable, os.path.join(TRAIN, "average.py")]
-                          + list(args), capture_output=True, text=True)
+    return run_train_tool("average.py", *args)
 
 
 def save_like(path, ckpt, state_dict, **changes):

@@ -23,6 +23,13 @@ TRAIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
 sys.path.insert(0, TRAIN)
 
 
+def run_train_tool(script, *args):
+    """dsp/train/SCRIPT run with args by this interpreter; the finished
+    process, its output and errors captured as text."""
+    return subprocess.run([sys.executable, os.path.join(TRAIN, script)]
+                          + list(args), capture_output=True, text=True)
+
+
 def need(*names):
     """The modules named, imported; if one cannot be, the test is skipped
     (exit 77, meson's code for it), saying which."""

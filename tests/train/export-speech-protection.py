@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, make_features, need, random_checkpoint
+from checks import (Checks, make_features, need, random_checkpoint,
+                    run_train_tool)
 
 np, torch, featfile, modelfile = need("numpy", "torch", "featfile",
                                       "modelfile")
@@ -36,8 +37,7 @@ def info(model_tool, path):
 
 
 def export(*args):
-    return subprocess.run([sys.executable, os.path.join(TRAIN, "export.py")]
-                          + list(args), capture_output=True, text=True)
+    return run_train_tool("export.py", *args)
 
 
 def main():
@@ -83,9 +83,9 @@ def main():
                                    l2["weights"] + l2["biases"]))
         check(same and m1.frame == m2.frame, "both hold the same network")
 
-        subprocess.run([sys.executable, os.path.join(TRAIN, "quantise.py"),
-                        at("v2.rnnm"), at("q.rnnm")], check=True,
-                       capture_output=True)
+        quantised = run_train_tool("quantise.py", at("v2.rnnm"), at("q.rnnm"))
+        check(quantised.returncode == 0, "quantise.py keeps version 2: %s"
+              % (quantised.stderr.strip()[-70:] or "ok"))
         with open(at("q.rnnm"), "rb") as a, open(at("v2-int8x8.rnnm"),
                                                  "rb") as b:
             check(a.read() == b.read(), "quantise.py keeps the speech "

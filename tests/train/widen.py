@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, make_features, need
+from checks import Checks, make_features, need, run_train_tool
 
 torch, export, featfile, net_module, train = need(
     "torch", "export", "featfile", "net", "train")
@@ -57,10 +57,8 @@ def check_same_outputs(reference, outputs, what):
 
 
 def run_widen(folder, source, features, sizes, out):
-    return subprocess.run(
-        [sys.executable, os.path.join(TRAIN, "widen.py"), source, features,
-         os.path.join(folder, out), "--sizes", sizes],
-        capture_output=True, text=True)
+    return run_train_tool("widen.py", source, features,
+                          os.path.join(folder, out), "--sizes", sizes)
 
 
 def main():
