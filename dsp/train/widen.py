@@ -28,7 +28,6 @@ layer split into the frame's own columns and those of the frames ahead.
 """
 
 import argparse
-import copy
 import sys
 
 import numpy as np
@@ -96,15 +95,15 @@ def embed(old, new, row_groups=1):
 
 def widen(old, sizes):
     """A DenoiseNet of the given sizes computing old's function. A network
-    with lookahead is only read back (the same sizes): widening its second
-    input module is not done."""
+    with lookahead is only read back (the same sizes): it is returned as it
+    is, since widening its second input module is not done."""
     if old.inp_ahead is not None:
         if any(sizes[key] != old.sizes[key]
                for key in ("dense", "gru1", "gru2")):
             sys.exit("widen.py: the network reads %d frame(s) ahead; widen "
                      "it before training it with lookahead (at its own "
                      "sizes it is only read back)" % old.sizes["lookahead"])
-        return copy.deepcopy(old)
+        return old
     for key in ("dense", "gru1", "gru2"):
         if sizes[key] < old.sizes[key]:
             sys.exit("widen.py: %s %d is narrower than the network's %d"
