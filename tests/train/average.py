@@ -21,11 +21,10 @@ import subprocess
 import sys
 import tempfile
 
-from checks import (Checks, make_features, need, random_checkpoint,
-                    run_train_tool)
+from checks import Checks, need, random_network_files, run_train_tool
 
-np, torch, featfile, export, net_module, train = need(
-    "numpy", "torch", "featfile", "export", "net", "train")
+np, torch, export, net_module, train = need(
+    "numpy", "torch", "export", "net", "train")
 
 check = Checks()
 
@@ -122,8 +121,7 @@ def main():
         def at(name):
             return os.path.join(tmp, name)
 
-        (path,) = make_features(tmp, features_tool, 0.5)
-        random_checkpoint(at("start.pt"), featfile.FeatureFile(path))
+        path = random_network_files(tmp, features_tool, "start.pt")
         ckpt = torch.load(at("start.pt"), map_location="cpu")
         start = ckpt["state_dict"]
         gen = torch.Generator().manual_seed(5)

@@ -90,6 +90,18 @@ def random_checkpoint(path, feats, seed=4):
     return net
 
 
+def random_network_files(folder, features_tool, checkpoint):
+    """make_features()'s half-second layout-3 file in folder and
+    random_checkpoint() for it saved as folder/CHECKPOINT; returns the
+    features file's path. Needs PyTorch."""
+    import featfile
+
+    (path,) = make_features(folder, features_tool, 0.5)
+    random_checkpoint(os.path.join(folder, checkpoint),
+                      featfile.FeatureFile(path))
+    return path
+
+
 class Checks:
     """Every check is printed, ok or FAILED; failures are counted."""
 
