@@ -43,8 +43,8 @@
 # recordings), with its variants and the wide stage's set again; then, in a
 # second round (FINETUNE_EPOCHS2 > 0), from one more such set (seed
 # SEED + 7) with its variants and the first round's set again, and so on
-# up to a fifth round (seeds SEED + 8, SEED + 9, SEED + 10;
-# FINETUNE_EPOCHS3, FINETUNE_EPOCHS4, FINETUNE_EPOCHS5). From round
+# up to a sixth round (seeds SEED + 8, SEED + 9, SEED + 10, SEED + 11;
+# FINETUNE_EPOCHS3 ... FINETUNE_EPOCHS6). From round
 # ADDED_NOISES_ROUND on, the fresh sets hold split.txt's added noise kinds
 # too (synth.py --added-noises: recordings found after the earlier sets
 # were made, which stay as they were); from round NOISE_AUGMENT_ROUND on,
@@ -117,7 +117,8 @@
 # 0.00015; 0 epochs ends the stage before it), FINETUNE_EPOCHS3,
 # FINETUNE_LR3 (its third round: 1, 0.0001), FINETUNE_EPOCHS4, FINETUNE_LR4
 # (its fourth round: 0, 0.00007), FINETUNE_EPOCHS5, FINETUNE_LR5 (its
-# fifth round: 0, 0.00005), ADDED_NOISES_ROUND (the first round whose set
+# fifth round: 0, 0.00005), FINETUNE_EPOCHS6, FINETUNE_LR6 (its sixth
+# round: 0, 0.000035), ADDED_NOISES_ROUND (the first round whose set
 # has the added noise kinds: 4), NOISE_AUGMENT_ROUND (the first round whose
 # set has augmented recorded noise: 5), LOOKAHEAD_ROUND, LOOKAHEAD,
 # LOOKAHEAD_LR (the first round whose network reads frames ahead, how
@@ -175,6 +176,7 @@ FINETUNE_LR2=${FINETUNE_LR2:-0.00015}
 FINETUNE_LR3=${FINETUNE_LR3:-0.0001}
 FINETUNE_LR4=${FINETUNE_LR4:-0.00007}
 FINETUNE_LR5=${FINETUNE_LR5:-0.00005}
+FINETUNE_LR6=${FINETUNE_LR6:-0.000035}
 SELECTION=${SELECTION:-yes}
 FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
 ADDED_NOISES_ROUND=${ADDED_NOISES_ROUND:-4}
@@ -210,6 +212,7 @@ if [ "$SMOKE" = yes ]; then
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
+  FINETUNE_EPOCHS6=${FINETUNE_EPOCHS6:-0}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -230,6 +233,7 @@ else
   # (KEEP_ROUND48, KEEP_ROUND16), at 16 kHz averaged with the fourth.
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
+  FINETUNE_EPOCHS6=${FINETUNE_EPOCHS6:-0}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -456,7 +460,7 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
   MODEL48="$FINAL/model-wide.pt"
 fi
 
-# The fine-tune stage: the wide network, at a lower rate, in up to five
+# The fine-tune stage: the wide network, at a lower rate, in up to six
 # rounds, each on a fresh set whose recorded voices speak at other speeds,
 # with its variants and the set before again: round 1 on seed SEED + 5
 # (after the wide stage's set), round K after it on seed SEED + 5 + K.
@@ -505,7 +509,7 @@ round_setting () {  # K NAME: NAME for round 1, NAME<K> after it
 }
 LAST_ROUND=0
 if [ "$WIDE_EPOCHS" -gt 0 ]; then
-  for k in 1 2 3 4 5; do
+  for k in 1 2 3 4 5 6; do
     [ "$(round_setting $k FINETUNE_EPOCHS)" -gt 0 ] || break
     LAST_ROUND=$k
   done
