@@ -43,8 +43,8 @@
 # recordings), with its variants and the wide stage's set again; then, in a
 # second round (FINETUNE_EPOCHS2 > 0), from one more such set (seed
 # SEED + 7) with its variants and the first round's set again, and so on
-# up to a sixth round (seeds SEED + 8, SEED + 9, SEED + 10, SEED + 11;
-# FINETUNE_EPOCHS3 ... FINETUNE_EPOCHS6). From round
+# up to an eighth round (seeds SEED + 8 ... SEED + 13; FINETUNE_EPOCHS3
+# ... FINETUNE_EPOCHS8). From round
 # ADDED_NOISES_ROUND on, the fresh sets hold split.txt's added noise kinds
 # too (synth.py --added-noises: recordings found after the earlier sets
 # were made, which stay as they were); from round NOISE_AUGMENT_ROUND on,
@@ -116,10 +116,11 @@
 # epochs skips it), FINETUNE_EPOCHS2, FINETUNE_LR2 (its second round: 1,
 # 0.00015; 0 epochs ends the stage before it), FINETUNE_EPOCHS3,
 # FINETUNE_LR3 (its third round: 1, 0.0001), FINETUNE_EPOCHS4, FINETUNE_LR4
-# (its fourth round: 0, 0.00007), FINETUNE_EPOCHS5, FINETUNE_LR5 (its
-# fifth round: 0, 0.00005), FINETUNE_EPOCHS6, FINETUNE_LR6 (its sixth
-# round: 0, 0.000035), ADDED_NOISES_ROUND (the first round whose set
-# has the added noise kinds: 4), NOISE_AUGMENT_ROUND (the first round whose
+# (its fourth round: 1, 0.00007), FINETUNE_EPOCHS5, FINETUNE_LR5 (its
+# fifth round: 1, 0.00005), FINETUNE_EPOCHS6 ... FINETUNE_EPOCHS8,
+# FINETUNE_LR6 ... FINETUNE_LR8 (its sixth to eighth rounds: 1 each,
+# 0.000035, 0.000025, 0.0000175), ADDED_NOISES_ROUND (the first round
+# whose set has the added noise kinds: 4), NOISE_AUGMENT_ROUND (the first round whose
 # set has augmented recorded noise: 5), LOOKAHEAD_ROUND, LOOKAHEAD,
 # LOOKAHEAD_LR (the first round whose network reads frames ahead, how
 # many, and the learning rate of their input weights: 4, 1, 0.001),
@@ -128,7 +129,7 @@
 # round whose speech term is weighed by the speech energy, and the power
 # at 48 kHz: 5, 0.5), ENERGY_WEIGHT16 (that power at 16 kHz: 0.5),
 # KEEP_ROUND48, KEEP_ROUND16 (the fine-tune round whose network ships at
-# each rate: 5, 5), AVERAGE16 (the kept 16 kHz round's share in its
+# each rate: 8, 5), AVERAGE16 (the kept 16 kHz round's share in its
 # average with its start: 0.5; empty: not averaged), SPEECH_PROTECTION48,
 # SPEECH_PROTECTION16 (the speech protection each model file names: 0.5,
 # 0.75), FINETUNE16 (yes: the 16 kHz model takes the fine-tune rounds too;
@@ -177,6 +178,8 @@ FINETUNE_LR3=${FINETUNE_LR3:-0.0001}
 FINETUNE_LR4=${FINETUNE_LR4:-0.00007}
 FINETUNE_LR5=${FINETUNE_LR5:-0.00005}
 FINETUNE_LR6=${FINETUNE_LR6:-0.000035}
+FINETUNE_LR7=${FINETUNE_LR7:-0.000025}
+FINETUNE_LR8=${FINETUNE_LR8:-0.0000175}
 SELECTION=${SELECTION:-yes}
 FINETUNE_SPEED=${FINETUNE_SPEED:-0.9,1.1}
 ADDED_NOISES_ROUND=${ADDED_NOISES_ROUND:-4}
@@ -188,7 +191,7 @@ LOOKAHEAD_SPEECH_WEIGHT48=${LOOKAHEAD_SPEECH_WEIGHT48:-16}
 ENERGY_WEIGHT_ROUND=${ENERGY_WEIGHT_ROUND:-5}
 ENERGY_WEIGHT48=${ENERGY_WEIGHT48:-0.5}
 ENERGY_WEIGHT16=${ENERGY_WEIGHT16:-0.5}
-KEEP_ROUND48=${KEEP_ROUND48:-5}
+KEEP_ROUND48=${KEEP_ROUND48:-8}
 KEEP_ROUND16=${KEEP_ROUND16:-5}
 AVERAGE16=${AVERAGE16-0.5}
 SPEECH_PROTECTION48=${SPEECH_PROTECTION48-0.5}
@@ -212,7 +215,9 @@ if [ "$SMOKE" = yes ]; then
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
-  FINETUNE_EPOCHS6=${FINETUNE_EPOCHS6:-0}
+  FINETUNE_EPOCHS6=${FINETUNE_EPOCHS6:-1}
+  FINETUNE_EPOCHS7=${FINETUNE_EPOCHS7:-1}
+  FINETUNE_EPOCHS8=${FINETUNE_EPOCHS8:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -229,11 +234,13 @@ else
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
-  # The fifth round (the speech energy weight) ships at both rates
-  # (KEEP_ROUND48, KEEP_ROUND16), at 16 kHz averaged with the fourth.
+  # The eighth round ships at 48 kHz (KEEP_ROUND48); the fifth, averaged
+  # with the fourth, at 16 kHz (KEEP_ROUND16, FINETUNE16_ROUNDS).
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
-  FINETUNE_EPOCHS6=${FINETUNE_EPOCHS6:-0}
+  FINETUNE_EPOCHS6=${FINETUNE_EPOCHS6:-1}
+  FINETUNE_EPOCHS7=${FINETUNE_EPOCHS7:-1}
+  FINETUNE_EPOCHS8=${FINETUNE_EPOCHS8:-1}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -460,7 +467,7 @@ if [ "$WIDE_EPOCHS" -gt 0 ]; then
   MODEL48="$FINAL/model-wide.pt"
 fi
 
-# The fine-tune stage: the wide network, at a lower rate, in up to six
+# The fine-tune stage: the wide network, at a lower rate, in up to eight
 # rounds, each on a fresh set whose recorded voices speak at other speeds,
 # with its variants and the set before again: round 1 on seed SEED + 5
 # (after the wide stage's set), round K after it on seed SEED + 5 + K.
@@ -509,7 +516,7 @@ round_setting () {  # K NAME: NAME for round 1, NAME<K> after it
 }
 LAST_ROUND=0
 if [ "$WIDE_EPOCHS" -gt 0 ]; then
-  for k in 1 2 3 4 5 6; do
+  for k in 1 2 3 4 5 6 7 8; do
     [ "$(round_setting $k FINETUNE_EPOCHS)" -gt 0 ] || break
     LAST_ROUND=$k
   done
