@@ -44,7 +44,8 @@
 # second round (FINETUNE_EPOCHS2 > 0), from one more such set (seed
 # SEED + 7) with its variants and the first round's set again, and so on
 # up to an eighth round (seeds SEED + 8 ... SEED + 13; FINETUNE_EPOCHS3
-# ... FINETUNE_EPOCHS8). From round
+# ... FINETUNE_EPOCHS8; a ninth and a tenth round, alike, were measured
+# and did not improve on the eighth: docs/model.md). From round
 # ADDED_NOISES_ROUND on, the fresh sets hold split.txt's added noise kinds
 # too (synth.py --added-noises: recordings found after the earlier sets
 # were made, which stay as they were); from round NOISE_AUGMENT_ROUND on,
