@@ -6,6 +6,7 @@
              [--seed S] [--chunk-frames F] [--batch B] [--also MORE.rndf]
              [--init START.pt] [--speech-weight W] [--epoch-checkpoints]
              [--lookahead N [--lookahead-lr LR]] [--energy-weight A]
+             [--log-speech-weight L]
 
 Training runs on random chunks of F frames (3 s by default) cut from the
 training sequences, each from the zero state; validation runs on the whole
@@ -43,7 +44,13 @@ target is 0 or 1. --energy-weight A scales that speech term per band and
 frame by the band's speech energy relative to the chunk's mean, to the
 power A (between 1 and ENERGY_WEIGHT_MAX; see speech_energy_weights()), so
 that loud speech bands, the voice's harmonics and formants below 1 kHz
-that hold most of its energy, count the most.
+that hold most of its energy, count the most. --log-speech-weight L adds
+L * max(0, log10(g_target / g))^2 on speech-dominated bands (target >=
+SPEECH_DOMINATED), scaled by the same energy weights when there are any:
+the speech lost in dB, as the quality evaluation counts it. The square-root
+terms above saturate where a gain falls far below its target (at most
+g_target there); this one keeps growing, so a band of speech wiped out
+costs much more than one halved.
 
 The checkpoint kept is not the one of lowest loss but the one of lowest
 selection score on the validation sequences spoken by recorded voices
@@ -71,14 +78,27 @@ SPEECH_DOMINATED = 0.5
 QUARTIC_WEIGHT = 10.0
 VAD_WEIGHT = 0.1
 ENERGY_WEIGHT_MAX = 8.0
+LOG_GAIN_FLOOR = 1e-3
 LR_DECAY = 0.88  # learning rate factor per epoch
 
 
+def log_speech_lost(gains, target_gains):
+    """Per band and frame, max(0, log10(g_target / g))^2 where the target is
+    at least SPEECH_DOMINATED, else 0: the speech lost in units of 20 dB,
+    squared. Gains are floored at LOG_GAIN_FLOOR (-60 dB) so that a gain of
+    0 costs a finite amount."""
+    dominated = (target_gains >= SPEECH_DOMINATED).float()
+    ratio = target_gains.clamp(min=LOG_GAIN_FLOOR) \
+        / gains.clamp(min=LOG_GAIN_FLOOR)
+    return dominated * torch.relu(torch.log10(ratio)) ** 2
+
+
 def loss_terms(gains, vad, target_gains, target_vad,
-               speech_weight=SPEECH_WEIGHT, energy_weights=None):
+               speech_weight=SPEECH_WEIGHT, energy_weights=None,
+               log_speech_weight=0.0):
     """The gain loss and the VAD loss, each averaged over what it counts;
-    energy_weights (from speech_energy_weights()) scale the speech term
-    per band and frame."""
+    energy_weights (from speech_energy_weights()) scale the speech terms
+    per band and frame; log_speech_weight weighs log_speech_lost()."""
     mask = (target_gains >= 0).float()
     d = torch.sqrt(gains + 1e-8) - torch.sqrt(torch.clamp(target_gains, 0))
     speech = torch.clamp(target_gains, 0) * torch.relu(-d) ** 2
@@ -86,6 +106,11 @@ def loss_terms(gains, vad, target_gains, target_vad,
         speech = energy_weights * speech
     per_band = d ** 2 + QUARTIC_WEIGHT * d ** 4 \
         + RESIDUAL_WEIGHT * torch.relu(d) ** 2 + speech_weight * speech
+    if log_speech_weight > 0:
+        lost = log_speech_lost(gains, target_gains)
+        if energy_weights is not None:
+            lost = energy_weights * lost
+        per_band = per_band + log_speech_weight * lost
     gain_loss = (mask * per_band).sum() / mask.sum().clamp(min=1)
     vmask = (target_vad != 0.5).float()
     bce = torch.nn.functional.binary_cross_entropy(
@@ -173,10 +198,11 @@ def gather(data, starts, chunk, lookahead=0):
 
 
 def train_epoch(net, opt, data, chunk, batch, rng,
-                speech_weight=SPEECH_WEIGHT, lookahead=0, energy_weight=0.0):
+                speech_weight=SPEECH_WEIGHT, lookahead=0, energy_weight=0.0,
+                log_speech_weight=0.0):
     """One pass over random chunks; returns the mean loss terms. With an
-    energy_weight, the speech term is weighted by speech_energy_weights()
-    at that exponent."""
+    energy_weight, the speech terms are weighted by speech_energy_weights()
+    at that exponent; log_speech_weight: see loss_terms()."""
     net.train()
     starts = chunk_starts(data, chunk, rng)
     rng.shuffle(starts)
@@ -189,7 +215,7 @@ def train_epoch(net, opt, data, chunk, batch, rng,
         if energy_weight > 0:
             weights = speech_energy_weights(x, tg, idct, energy_weight)
         g_loss, v_loss = loss_terms(gains, vad, tg, tv, speech_weight,
-                                    weights)
+                                    weights, log_speech_weight)
         loss = total_loss(g_loss, v_loss)
         opt.zero_grad()
         loss.backward()
@@ -309,6 +335,9 @@ def main():
     ap.add_argument("--energy-weight", type=float, default=0.0,
                     help="weigh the speech term by the band's speech "
                     "energy to this power (0: alike for every band)")
+    ap.add_argument("--log-speech-weight", type=float, default=0.0,
+                    help="weight of the speech lost in dB (squared) on "
+                    "speech-dominated bands (0: none)")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -356,7 +385,7 @@ def main():
         t0 = time.time()
         tr = train_epoch(net, opt, train_data, args.chunk_frames, args.batch,
                          rng, args.speech_weight, args.lookahead,
-                         args.energy_weight)
+                         args.energy_weight, args.log_speech_weight)
         va = evaluate(net, val_data, lookahead=args.lookahead)
         vr = evaluate(net, val_data, only=val_real,
                       lookahead=args.lookahead) if val_real else va
