@@ -102,6 +102,42 @@ def random_network_files(folder, features_tool, checkpoint):
     return path
 
 
+def check_training_option(check, folder, option, value):
+    """One epoch of train.py on folder/l3.rndf (make_features()'s) with
+    OPTION VALUE and with OPTION 0, both from the same random_checkpoint();
+    checks that both run, that the checkpoint records the value and that it
+    learns another network than 0 does. Needs PyTorch."""
+    import featfile
+    from net import load_checkpoint
+
+    def at(name):
+        return os.path.join(folder, name)
+
+    random_checkpoint(at("start.pt"), featfile.FeatureFile(at("l3.rndf")))
+    nets = {}
+    for v in (value, 0):
+        out = at("option-%g.pt" % v)
+        proc = run_train_tool(
+            "train.py", at("l3.rndf"), at("l3.rndf"), out, "--epochs", "1",
+            "--chunk-frames", "50", "--batch", "2", "--threads", "1",
+            "--seed", "5", "--lr", "3e-3", "--speech-weight", "16",
+            "--init", at("start.pt"), option, str(v))
+        check(proc.returncode == 0, "one epoch with %s %g%s"
+              % (option, v, ": " + proc.stderr.strip()[-70:]
+                 if proc.returncode else ""))
+        if proc.returncode != 0:
+            return
+        nets[v] = load_checkpoint(out)
+    key = option.lstrip("-").replace("-", "_")
+    recorded = nets[value][1]["args"].get(key)
+    check(recorded == value, "the checkpoint records %s (%s)"
+          % (option, recorded))
+    a, b = (nets[v][0].state_dict() for v in (value, 0))
+    moved = max(float((a[k].float() - b[k].float()).abs().max()) for k in a)
+    check(moved > 1e-6, "%s changes what is learnt (largest weight "
+          "difference %.2e)" % (option, moved))
+
+
 class Checks:
     """Every check is printed, ok or FAILED; failures are counted."""
 

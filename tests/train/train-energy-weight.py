@@ -18,14 +18,13 @@ another network than without it. Skipped (77) without PyTorch
 """
 
 import os
-import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, make_features, need, random_checkpoint
+from checks import Checks, check_training_option, make_features, need
 
-np, torch, scipy_fft, featfile, net_module, train = need(
-    "numpy", "torch", "scipy.fft", "featfile", "net", "train")
+np, torch, scipy_fft, featfile, train = need(
+    "numpy", "torch", "scipy.fft", "featfile", "train")
 
 check = Checks()
 
@@ -108,41 +107,6 @@ def check_loss(x, tg):
           "the loss (%.6f to %.6f)" % (b_plain, b_twos))
 
 
-def run_train(folder, features, init, out, energy_weight):
-    return subprocess.run(
-        [sys.executable, os.path.join(TRAIN, "train.py"), features, features,
-         os.path.join(folder, out), "--epochs", "1", "--chunk-frames", "50",
-         "--batch", "2", "--threads", "1", "--seed", "5", "--lr", "3e-3",
-         "--speech-weight", "16", "--init", init,
-         "--energy-weight", str(energy_weight)],
-        capture_output=True, text=True)
-
-
-def check_training(folder, feats):
-    def at(name):
-        return os.path.join(folder, name)
-
-    random_checkpoint(at("start.pt"), feats)
-    runs = {}
-    for weight in (0.5, 0.0):
-        proc = run_train(folder, at("l3.rndf"), at("start.pt"),
-                         "e%g.pt" % weight, weight)
-        check(proc.returncode == 0, "one epoch with --energy-weight %g%s"
-              % (weight, ": " + proc.stderr.strip()[-70:]
-                 if proc.returncode else ""))
-        if proc.returncode != 0:
-            return
-        runs[weight] = net_module.load_checkpoint(at("e%g.pt" % weight))
-    args = runs[0.5][1]["args"]
-    check(args.get("energy_weight") == 0.5,
-          "the checkpoint records --energy-weight (%s)"
-          % args.get("energy_weight"))
-    a, b = (runs[w][0].state_dict() for w in (0.5, 0.0))
-    moved = max(float((a[k].float() - b[k].float()).abs().max()) for k in a)
-    check(moved > 1e-6, "the weights change what is learnt (largest weight "
-          "difference %.2e)" % moved)
-
-
 def main():
     features_tool = sys.argv[1]
     with tempfile.TemporaryDirectory() as folder:
@@ -151,7 +115,7 @@ def main():
         check_inverse_dct(feats)
         x, tg = check_weights(feats)
         check_loss(x, tg)
-        check_training(folder, feats)
+        check_training_option(check, folder, "--energy-weight", 0.5)
     return check.status()
 
 

@@ -17,14 +17,12 @@ records the setting and learns another network than without it. Skipped
 """
 
 import os
-import subprocess
 import sys
 import tempfile
 
-from checks import TRAIN, Checks, make_features, need, random_checkpoint
+from checks import Checks, check_training_option, make_features, need
 
-np, torch, featfile, net_module, train = need(
-    "numpy", "torch", "featfile", "net", "train")
+np, torch, featfile, train = need("numpy", "torch", "featfile", "train")
 
 check = Checks()
 
@@ -77,42 +75,6 @@ def check_loss(tg):
           "%.6f)" % (w_one, w_two))
 
 
-def run_train(folder, features, init, out, weight):
-    return subprocess.run(
-        [sys.executable, os.path.join(TRAIN, "train.py"), features, features,
-         os.path.join(folder, out), "--epochs", "1", "--chunk-frames", "50",
-         "--batch", "2", "--threads", "1", "--seed", "5", "--lr", "3e-3",
-         "--speech-weight", "16", "--init", init,
-         "--log-speech-weight", str(weight)],
-        capture_output=True, text=True)
-
-
-def check_training(folder):
-    def at(name):
-        return os.path.join(folder, name)
-
-    feats = featfile.FeatureFile(at("l3.rndf"))
-    random_checkpoint(at("start.pt"), feats)
-    runs = {}
-    for weight in (8.0, 0.0):
-        proc = run_train(folder, at("l3.rndf"), at("start.pt"),
-                         "w%g.pt" % weight, weight)
-        check(proc.returncode == 0, "one epoch with --log-speech-weight %g%s"
-              % (weight, ": " + proc.stderr.strip()[-70:]
-                 if proc.returncode else ""))
-        if proc.returncode != 0:
-            return
-        runs[weight] = net_module.load_checkpoint(at("w%g.pt" % weight))
-    args = runs[8.0][1]["args"]
-    check(args.get("log_speech_weight") == 8.0,
-          "the checkpoint records --log-speech-weight (%s)"
-          % args.get("log_speech_weight"))
-    a, b = (runs[w][0].state_dict() for w in (8.0, 0.0))
-    moved = max(float((a[k].float() - b[k].float()).abs().max()) for k in a)
-    check(moved > 1e-6, "the term changes what is learnt (largest weight "
-          "difference %.2e)" % moved)
-
-
 def main():
     features_tool = sys.argv[1]
     with tempfile.TemporaryDirectory() as folder:
@@ -121,7 +83,7 @@ def main():
         _, tg, _ = train.gather(feats, np.array([0, 60]), 60)
         check_term(tg)
         check_loss(tg)
-        check_training(folder)
+        check_training_option(check, folder, "--log-speech-weight", 8.0)
     return check.status()
 
 
