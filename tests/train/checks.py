@@ -17,6 +17,7 @@ import random
 import struct
 import subprocess
 import sys
+import tempfile
 
 TRAIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                      "dsp", "train")
@@ -136,6 +137,21 @@ def check_training_option(check, folder, option, value):
     moved = max(float((a[k].float() - b[k].float()).abs().max()) for k in a)
     check(moved > 1e-6, "%s changes what is learnt (largest weight "
           "difference %.2e)" % (option, moved))
+
+
+def check_loss_option(check, features_tool, option, value, check_features):
+    """The body of a test of a train.py loss option: make_features()'s
+    layout-3 file in a temporary folder, check_features(the file opened as
+    a featfile.FeatureFile) for the option's own checks, then
+    check_training_option() with OPTION VALUE; returns the exit status.
+    Needs PyTorch."""
+    import featfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path, = make_features(folder, features_tool, 2.0)
+        check_features(featfile.FeatureFile(path))
+        check_training_option(check, folder, option, value)
+    return check.status()
 
 
 class Checks:
