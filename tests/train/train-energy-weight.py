@@ -115,5 +115,6 @@ def main():
     return check_loss_option(check, sys.argv[1], "--energy-weight", 0.5,
                              check_features)
 
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -83,5 +83,6 @@ def main():
     return check_loss_option(check, sys.argv[1], "--log-speech-weight", 8.0,
                              check_features)
 
+
 if __name__ == "__main__":
     sys.exit(main())
