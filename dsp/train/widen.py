@@ -21,10 +21,11 @@ in (export.py); it is unfolded with TRAIN.rndf's mean and standard
 deviation, the normalisation train.py would have used, so the result
 trains as a checkpoint would.
 
-A network that reads frames ahead (train.py --lookahead) is not widened,
-only read back at its own sizes: a float32 file of one becomes a
-checkpoint that train.py --init --lookahead continues from, its first
-layer split into the frame's own columns and those of the frames ahead.
+A network that reads frames ahead (train.py --lookahead) is widened the
+same way, the weights of the frames ahead with the first layer's; at its
+own sizes it is read back: a float32 file of one becomes a checkpoint
+that train.py --init --lookahead continues from, its first layer split
+into the frame's own columns and those of the frames ahead.
 """
 
 import argparse
@@ -95,26 +96,22 @@ def embed(old, new, row_groups=1):
 
 def widen(old, sizes):
     """A DenoiseNet of the given sizes computing old's function. A network
-    with lookahead is only read back (the same sizes): it is returned as it
-    is, since widening its second input module is not done."""
-    if old.inp_ahead is not None:
-        if any(sizes[key] != old.sizes[key]
-               for key in ("dense", "gru1", "gru2")):
-            sys.exit("widen.py: the network reads %d frame(s) ahead; widen "
-                     "it before training it with lookahead (at its own "
-                     "sizes it is only read back)" % old.sizes["lookahead"])
-        return old
+    with lookahead keeps it: the weights of the frames ahead (inp_ahead,
+    which feed the dense layer as inp does) are embedded the same way."""
     for key in ("dense", "gru1", "gru2"):
         if sizes[key] < old.sizes[key]:
             sys.exit("widen.py: %s %d is narrower than the network's %d"
                      % (key, sizes[key], old.sizes[key]))
+    lookahead = old.sizes.get("lookahead", 0)
     net = DenoiseNet(old.sizes["n_features"], old.sizes["n_bands"],
-                     sizes["dense"], sizes["gru1"], sizes["gru2"])
+                     sizes["dense"], sizes["gru1"], sizes["gru2"], lookahead)
     with torch.no_grad():
         net.feat_mean.copy_(old.feat_mean)
         net.feat_std.copy_(old.feat_std)
         embed(old.inp.weight, net.inp.weight)
         embed(old.inp.bias, net.inp.bias)
+        if lookahead:
+            embed(old.inp_ahead.weight, net.inp_ahead.weight)
         for src, dst in ((old.gru1, net.gru1), (old.gru2, net.gru2)):
             for name in ("weight_ih_l0", "weight_hh_l0", "bias_ih_l0",
                          "bias_hh_l0"):
