@@ -372,11 +372,13 @@ def band_weights(edges, n_bins):
     return w
 
 
-def ideal_band_gains(clean, noisy, edges, hop=480):
+def ideal_band_gains(clean, noisy, edges, hop=480, own_bins=0, highest=1.0):
     """The noisy signal with the ideal band gains sqrt(E_clean / E_noisy)
-    (at most 1) applied in the element's STFT (Vorbis window of two hops,
-    50 % overlap) and band layout: the best that gains on these bands can
-    do, given the clean speech."""
+    (at most highest, 1 by default) applied in the element's STFT (Vorbis
+    window of two hops, 50 % overlap) and band layout: the best that gains
+    on these bands can do, given the clean speech. The lowest own_bins
+    bins (none by default) take their own ideal gain |clean| / |noisy|
+    instead, as a finer mask would (mask_ceiling.py compares them)."""
     win_len = 2 * hop
     win = vorbis_window(win_len)
     n = noisy.size
@@ -390,8 +392,12 @@ def ideal_band_gains(clean, noisy, edges, hop=480):
     w = band_weights(edges, C.shape[1])
     ec = (np.abs(C) ** 2) @ w.T
     en = (np.abs(N) ** 2) @ w.T
-    g = np.minimum(np.sqrt(ec / (en + 1e-20)), 1.0)
-    out = np.fft.irfft(N * (g @ w), n=win_len, axis=1) * win
+    g = np.minimum(np.sqrt(ec / (en + 1e-20)), highest) @ w
+    if own_bins:
+        g[:, :own_bins] = np.minimum(
+            np.abs(C[:, :own_bins]) / (np.abs(N[:, :own_bins]) + 1e-20),
+            highest)
+    out = np.fft.irfft(N * g, n=win_len, axis=1) * win
     y = np.zeros(pad.size)
     for i in range(frames):
         y[i * hop:i * hop + win_len] += out[i]
