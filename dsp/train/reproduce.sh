@@ -68,11 +68,13 @@
 # with (export.py --speech-protection: the kept round's network loses less
 # speech on its own, so it was chosen lower on the selection mixtures);
 # the 16 kHz file names SPEECH_PROTECTION16 (empty: a version 1 file,
-# which stands for 1). At 16 kHz the kept round's network is averaged with
-# the one that round started from (average.py, the round's share
-# AVERAGE16; empty: not averaged): on the selection mixtures the average
-# kept the fifth round's gain over unheard noise without its loss on the
-# trained kinds.
+# which stands for 1). At 16 kHz the networks of rounds AVERAGE16_ROUNDS
+# are averaged with the start the stretch of rounds they close read back
+# from a float32 file (average.py, the round's share AVERAGE16; empty: not
+# averaged), and the round after an average goes on from it: on the
+# selection mixtures the fifth round's average kept its gain over unheard
+# noise without its loss on the trained kinds, and the seventh's (rounds
+# 6 and 7 from the fifth's average) lost less speech than the fifth's.
 #
 # Which round is kept was chosen on the selection mixtures (synth.py
 # --selection: recorded voices that neither training, validation nor the
@@ -89,9 +91,11 @@
 # input normalisation with the round's set's statistics (the 16 kHz model
 # was made from the file shipped before it that way: the same network, its
 # first layer parameterised anew); the rounds after it from the round
-# before's checkpoint, except round ENERGY_WEIGHT_ROUND, which starts from
-# the round before's float32 file read back the same way (the shipped
-# 16 kHz model's fifth round started from the fourth's shipped file).
+# before's checkpoint, except round ENERGY_WEIGHT_ROUND and the round after
+# an averaged one, which start from the network before them read back
+# from its float32 file the same way (the shipped 16 kHz model's fifth
+# round started from the fourth's shipped file, its sixth from the fifth's
+# average as shipped before it).
 #
 #   dsp/train/reproduce.sh [BUILD_DIR] [--smoke]
 #
@@ -130,11 +134,12 @@
 # round whose speech term is weighed by the speech energy, and the power
 # at 48 kHz: 5, 0.5), ENERGY_WEIGHT16 (that power at 16 kHz: 0.5),
 # KEEP_ROUND48, KEEP_ROUND16 (the fine-tune round whose network ships at
-# each rate: 8, 5), AVERAGE16 (the kept 16 kHz round's share in its
-# average with its start: 0.5; empty: not averaged), SPEECH_PROTECTION48,
+# each rate: 8, 7), AVERAGE16_ROUNDS (the 16 kHz rounds averaged with
+# their stretch's read-back start: "5 7"), AVERAGE16 (an averaged round's
+# share: 0.5; empty: none averaged), SPEECH_PROTECTION48,
 # SPEECH_PROTECTION16 (the speech protection each model file names: 0.5,
 # 0.75), FINETUNE16 (yes: the 16 kHz model takes the fine-tune rounds too;
-# no), FINETUNE16_ROUNDS (how many of them: 5),
+# no), FINETUNE16_ROUNDS (how many of them: 7),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
@@ -193,13 +198,14 @@ ENERGY_WEIGHT_ROUND=${ENERGY_WEIGHT_ROUND:-5}
 ENERGY_WEIGHT48=${ENERGY_WEIGHT48:-0.5}
 ENERGY_WEIGHT16=${ENERGY_WEIGHT16:-0.5}
 KEEP_ROUND48=${KEEP_ROUND48:-8}
-KEEP_ROUND16=${KEEP_ROUND16:-5}
+KEEP_ROUND16=${KEEP_ROUND16:-7}
 AVERAGE16=${AVERAGE16-0.5}
+AVERAGE16_ROUNDS=${AVERAGE16_ROUNDS-5 7}
 SPEECH_PROTECTION48=${SPEECH_PROTECTION48-0.5}
 SPEECH_PROTECTION16=${SPEECH_PROTECTION16-0.75}
 LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
-FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-5}
+FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-7}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
@@ -235,8 +241,9 @@ else
   FINETUNE_EPOCHS=${FINETUNE_EPOCHS:-1}
   FINETUNE_EPOCHS2=${FINETUNE_EPOCHS2:-1}
   FINETUNE_EPOCHS3=${FINETUNE_EPOCHS3:-1}
-  # The eighth round ships at 48 kHz (KEEP_ROUND48); the fifth, averaged
-  # with the fourth, at 16 kHz (KEEP_ROUND16, FINETUNE16_ROUNDS).
+  # The eighth round ships at 48 kHz (KEEP_ROUND48); the seventh, averaged
+  # with the fifth's average, at 16 kHz (KEEP_ROUND16, FINETUNE16_ROUNDS,
+  # AVERAGE16_ROUNDS).
   FINETUNE_EPOCHS4=${FINETUNE_EPOCHS4:-1}
   FINETUNE_EPOCHS5=${FINETUNE_EPOCHS5:-1}
   FINETUNE_EPOCHS6=${FINETUNE_EPOCHS6:-1}
@@ -512,6 +519,12 @@ round_readback48 () {  # K: yes if round K at 48 kHz starts from a file
 kept_round () {  # KEEP LAST: round KEEP, or LAST if fewer rounds ran
   if [ "$1" -le "$2" ]; then echo "$1"; else echo "$2"; fi
 }
+is_listed () {  # WORD LIST: true if WORD is one of LIST's words
+  case " $2 " in
+    *" $1 "*) return 0 ;;
+    *) return 1 ;;
+  esac
+}
 round_setting () {  # K NAME: NAME for round 1, NAME<K> after it
   if [ "$1" -eq 1 ]; then eval "echo \"\$$2\""; else stage_setting "$1" "$2"; fi
 }
@@ -714,34 +727,43 @@ if [ "$EPOCHS16" -gt 0 ]; then
     features16 "$DATA/audio-seed$((SEED + 4))/train/list.txt" \
         "$D16/train-seed$((SEED + 4)).rndf"
   fi
+  # A round reads the network before it back from its float32 file when
+  # it is the first, the energy weight's first, or the one after an
+  # averaged round; that read-back start is the anchor the averaged rounds
+  # (AVERAGE16_ROUNDS) are averaged with (average.py: the same
+  # normalisation, so the same lineage), and the next round goes on from
+  # the average.
+  kept16=$(kept_round "$KEEP_ROUND16" "$LAST_ROUND16")
+  after_average=no
   k=1
   previous_seed=$((SEED + 4))
   while [ "$k" -le "$LAST_ROUND16" ]; do
     from_file=no
-    if [ "$k" -eq 1 ] || [ "$k" -eq "$ENERGY_WEIGHT_ROUND" ]; then
+    if [ "$k" -eq 1 ] || [ "$k" -eq "$ENERGY_WEIGHT_ROUND" ] ||
+        [ "$after_average" = yes ]; then
       from_file=yes
     fi
-    tune16_round "$(round_set_seed $k)" "$previous_seed" "$(round_name $k)" \
+    name=$(round_name $k)
+    tune16_round "$(round_set_seed $k)" "$previous_seed" "$name" \
         "$(round_setting $k FINETUNE_EPOCHS)" \
         "$(round_setting $k FINETUNE_LR)" "$(round_train_seed $k)" \
         "$from_file" \
         "$(round_lookahead $k) $(round_energy_weight $k "$ENERGY_WEIGHT16")"
+    [ "$from_file" = no ] || anchor16="$D16/model-$name-start.pt"
+    after_average=no
+    if [ -n "$AVERAGE16" ] && is_listed "$k" "$AVERAGE16_ROUNDS"; then
+      step "average round $name with the start it read back (its share $AVERAGE16)"
+      $PY "$HERE/average.py" "$anchor16" "$MODEL16" \
+          "$D16/model-$name-average.pt" --weight "$AVERAGE16"
+      MODEL16="$D16/model-$name-average.pt"
+      ROUNDS16="$ROUNDS16 $name-average"
+      after_average=yes
+    fi
+    [ "$k" -ne "$kept16" ] || KEPT_MODEL16=$MODEL16
     previous_seed=$(round_set_seed $k)
     k=$((k + 1))
   done
-  if [ "$LAST_ROUND16" -gt 0 ]; then
-    kept16=$(round_name "$(kept_round "$KEEP_ROUND16" "$LAST_ROUND16")")
-    MODEL16="$D16/model-$kept16.pt"
-    # The kept round's network averaged with the one it started from
-    # (average.py: the same normalisation, so the same lineage).
-    if [ -n "$AVERAGE16" ]; then
-      step "average round $kept16 with its start (its share $AVERAGE16)"
-      $PY "$HERE/average.py" "$D16/model-$kept16-start.pt" "$MODEL16" \
-          "$D16/model-average.pt" --weight "$AVERAGE16"
-      MODEL16="$D16/model-average.pt"
-      ROUNDS16="$ROUNDS16 average"
-    fi
-  fi
+  [ "$LAST_ROUND16" -eq 0 ] || MODEL16=$KEPT_MODEL16
   # 16 kHz rounds run only after 48 kHz ones, so the mixtures are there.
   if [ "$SELECTION" = yes ] && [ -n "$ROUNDS16" ]; then
     # shellcheck disable=SC2086 # ROUNDS16 is a list of names
