@@ -120,25 +120,19 @@ def read_back_lookahead(folder, forward_tool, net, cfg):
                 "frame_config": cfg, "epoch": 0, "log": [], "lookahead": 1},
                at("ahead.pt"))
     reference = forward_checkpoint(folder, forward_tool, "ahead")
-    proc = run_widen(folder, at("ahead.rnnm"), at("l3.rndf"), "24,32,40",
-                     "back.pt")
-    check(proc.returncode == 0, "lookahead file read back at its sizes%s"
-          % (": " + proc.stderr.strip()[-70:] if proc.returncode else ""))
-    if proc.returncode != 0:
+    back = widen_lookahead_file(folder, "24,32,40", "back",
+                                "lookahead file read back at its sizes")
+    if back is None:
         return
-    back = torch.load(at("back.pt"), map_location="cpu")
     check(back.get("lookahead") == 1 and back["sizes"].get("lookahead") == 1,
           "the read-back checkpoint says lookahead %s"
           % back.get("lookahead"))
     again = forward_checkpoint(folder, forward_tool, "back")
     check_same_outputs(reference, again, "read back with lookahead")
-    proc = run_widen(folder, at("ahead.rnnm"), at("l3.rndf"), "32,48,56",
-                     "wide-ahead.pt")
-    check(proc.returncode == 0, "lookahead network widened%s"
-          % (": " + proc.stderr.strip()[-70:] if proc.returncode else ""))
-    if proc.returncode != 0:
+    wide = widen_lookahead_file(folder, "32,48,56", "wide-ahead",
+                                "lookahead network widened")
+    if wide is None:
         return
-    wide = torch.load(at("wide-ahead.pt"), map_location="cpu")
     check(wide["sizes"].get("lookahead") == 1
           and (wide["sizes"]["dense"], wide["sizes"]["gru1"],
                wide["sizes"]["gru2"]) == (32, 48, 56),
@@ -146,6 +140,19 @@ def read_back_lookahead(folder, forward_tool, net, cfg):
           % wide["sizes"])
     again = forward_checkpoint(folder, forward_tool, "wide-ahead")
     check_same_outputs(reference, again, "widened with lookahead")
+
+
+def widen_lookahead_file(folder, sizes, name, what):
+    """widen.py on the lookahead network's float32 file at sizes, into
+    NAME.pt; the checkpoint it wrote, or None (a failed check) if it
+    failed."""
+    proc = run_widen(folder, os.path.join(folder, "ahead.rnnm"),
+                     os.path.join(folder, "l3.rndf"), sizes, name + ".pt")
+    check(proc.returncode == 0, "%s%s" % (what, ": " + proc.stderr.strip()[-70:]
+                                         if proc.returncode else ""))
+    if proc.returncode != 0:
+        return None
+    return torch.load(os.path.join(folder, name + ".pt"), map_location="cpu")
 
 
 if __name__ == "__main__":
