@@ -1,3 +1,4 @@
+#!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Speech-enhancement metrics of the quality report (numpy and scipy only).
 
