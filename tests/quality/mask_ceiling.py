@@ -27,8 +27,6 @@ held at 1.
 """
 
 import argparse
-import csv
-import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
@@ -71,16 +69,6 @@ def _score(job):
     clean = evaluate.read_wav(clean_path)
     noisy = evaluate.read_wav(noisy_path)
     return snr, mask_figures(clean, noisy, edges)
-
-
-def mixtures(testdirs):
-    """(clean, noisy, SNR) of every mixture in the test folders."""
-    for d in testdirs:
-        with open(os.path.join(d, "manifest.tsv")) as f:
-            for row in csv.DictReader(f, delimiter="\t"):
-                base = os.path.join(d, row["name"])
-                yield base + "_clean.wav", base + "_noisy.wav", \
-                    float(row["snr"])
 
 
 def table(results):
@@ -146,7 +134,8 @@ def main():
     if edges[-1] != HOP:
         ap.error("the edges end at bin %d, a 48 kHz model's end at %d"
                  % (edges[-1], HOP))
-    jobs = [m + (edges,) for m in mixtures(args.testdirs)]
+    jobs = [(m["clean"], m["noisy"], m["snr"], edges)
+            for m in evaluate.load_mixtures(args.testdirs, "test")]
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(_score, jobs, chunksize=4))
     print("%d mixtures in %d folders\n" % (len(results), len(args.testdirs)))
