@@ -81,12 +81,8 @@ def main():
         reference = forward_checkpoint(folder, forward_tool, "narrow")
 
         for source in ("narrow.pt", "narrow.rnnm"):
-            proc = run_widen(folder, at(source), at("l3.rndf"), "32,48,56",
-                             "wide.pt")
-            check(proc.returncode == 0, "widened from %s%s"
-                  % (source, ": " + proc.stderr.strip()[-70:]
-                     if proc.returncode else ""))
-            if proc.returncode != 0:
+            if widen_checked(folder, source, "32,48,56", "wide",
+                             "widened from %s" % source) is None:
                 continue
             wide = forward_checkpoint(folder, forward_tool, "wide")
             check_same_outputs(reference, wide, "widened from %s" % source)
@@ -120,8 +116,8 @@ def read_back_lookahead(folder, forward_tool, net, cfg):
                 "frame_config": cfg, "epoch": 0, "log": [], "lookahead": 1},
                at("ahead.pt"))
     reference = forward_checkpoint(folder, forward_tool, "ahead")
-    back = widen_lookahead_file(folder, "24,32,40", "back",
-                                "lookahead file read back at its sizes")
+    back = widen_checked(folder, "ahead.rnnm", "24,32,40", "back",
+                         "lookahead file read back at its sizes")
     if back is None:
         return
     check(back.get("lookahead") == 1 and back["sizes"].get("lookahead") == 1,
@@ -129,8 +125,8 @@ def read_back_lookahead(folder, forward_tool, net, cfg):
           % back.get("lookahead"))
     again = forward_checkpoint(folder, forward_tool, "back")
     check_same_outputs(reference, again, "read back with lookahead")
-    wide = widen_lookahead_file(folder, "32,48,56", "wide-ahead",
-                                "lookahead network widened")
+    wide = widen_checked(folder, "ahead.rnnm", "32,48,56", "wide-ahead",
+                         "lookahead network widened")
     if wide is None:
         return
     check(wide["sizes"].get("lookahead") == 1
@@ -142,11 +138,11 @@ def read_back_lookahead(folder, forward_tool, net, cfg):
     check_same_outputs(reference, again, "widened with lookahead")
 
 
-def widen_lookahead_file(folder, sizes, name, what):
-    """widen.py on the lookahead network's float32 file at sizes, into
-    NAME.pt; the checkpoint it wrote, or None (a failed check) if it
-    failed."""
-    proc = run_widen(folder, os.path.join(folder, "ahead.rnnm"),
+def widen_checked(folder, source, sizes, name, what):
+    """widen.py on folder's SOURCE (with l3.rndf) at sizes, into NAME.pt,
+    checked to succeed as what; the checkpoint it wrote, or None (a failed
+    check) if it failed."""
+    proc = run_widen(folder, os.path.join(folder, source),
                      os.path.join(folder, "l3.rndf"), sizes, name + ".pt")
     check(proc.returncode == 0, "%s%s" % (what, ": " + proc.stderr.strip()[-70:]
                                          if proc.returncode else ""))
