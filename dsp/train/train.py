@@ -6,7 +6,7 @@
              [--seed S] [--chunk-frames F] [--batch B] [--also MORE.rndf]
              [--init START.pt] [--speech-weight W] [--epoch-checkpoints]
              [--lookahead N [--lookahead-lr LR]] [--energy-weight A]
-             [--log-speech-weight L]
+             [--log-speech-weight L] [--band-speech-weight LO,HI,W]
 
 Training runs on random chunks of F frames (3 s by default) cut from the
 training sequences, each from the zero state; validation runs on the whole
@@ -50,7 +50,10 @@ SPEECH_DOMINATED), scaled by the same energy weights when there are any:
 the speech lost in dB, as the quality evaluation counts it. The square-root
 terms above saturate where a gain falls far below its target (at most
 g_target there); this one keeps growing, so a band of speech wiped out
-costs much more than one halved.
+costs much more than one halved. --band-speech-weight LO,HI,W multiplies
+those speech terms by W on the bands whose centre lies from LO to HI Hz
+(see band_speech_weights()): the bands where the shipped network loses
+most speech beyond what ideal band gains lose (2-4 kHz, docs/model.md).
 
 The checkpoint kept is not the one of lowest loss but the one of lowest
 selection score on the validation sequences spoken by recorded voices
@@ -159,6 +162,30 @@ def speech_energy_weights(features, target_gains, idct, alpha):
                        max=ENERGY_WEIGHT_MAX)
 
 
+def band_speech_weights(band_edges, sample_rate, window, spec):
+    """Per band, W where the band's centre lies in [LO, HI) Hz, else 1,
+    for spec "LO,HI,W" (None: no weights). band_edges are FFT bins."""
+    if spec is None:
+        return None
+    lo, hi, weight = (float(v) for v in spec.split(","))
+    edges = np.asarray(band_edges, dtype=np.float64) * sample_rate / window
+    centres = (edges[:-1] + edges[1:]) / 2
+    inside = (centres >= lo) & (centres < hi)
+    return torch.from_numpy(np.where(inside, weight, 1.0).astype(np.float32))
+
+
+def speech_term_weights(x, target_gains, idct, energy_weight, band_weights):
+    """The weights of the loss's speech terms per band and frame: the
+    speech energy weights (energy_weight > 0) times the band weights (not
+    None); None when there are neither."""
+    weights = None
+    if energy_weight > 0:
+        weights = speech_energy_weights(x, target_gains, idct, energy_weight)
+    if band_weights is not None:
+        weights = band_weights if weights is None else weights * band_weights
+    return weights
+
+
 def total_loss(gain_loss, vad_loss):
     return gain_loss + VAD_WEIGHT * vad_loss
 
@@ -199,10 +226,11 @@ def gather(data, starts, chunk, lookahead=0):
 
 def train_epoch(net, opt, data, chunk, batch, rng,
                 speech_weight=SPEECH_WEIGHT, lookahead=0, energy_weight=0.0,
-                log_speech_weight=0.0):
+                log_speech_weight=0.0, band_weights=None):
     """One pass over random chunks; returns the mean loss terms. With an
     energy_weight, the speech terms are weighted by speech_energy_weights()
-    at that exponent; log_speech_weight: see loss_terms()."""
+    at that exponent, and by band_weights (per band) when given;
+    log_speech_weight: see loss_terms()."""
     net.train()
     starts = chunk_starts(data, chunk, rng)
     rng.shuffle(starts)
@@ -211,9 +239,8 @@ def train_epoch(net, opt, data, chunk, batch, rng,
     for i in range(0, len(starts) - batch + 1, batch):
         x, tg, tv = gather(data, starts[i:i + batch], chunk, lookahead)
         gains, vad, _ = net(x)
-        weights = None
-        if energy_weight > 0:
-            weights = speech_energy_weights(x, tg, idct, energy_weight)
+        weights = speech_term_weights(x, tg, idct, energy_weight,
+                                      band_weights)
         g_loss, v_loss = loss_terms(gains, vad, tg, tv, speech_weight,
                                     weights, log_speech_weight)
         loss = total_loss(g_loss, v_loss)
@@ -338,6 +365,9 @@ def main():
     ap.add_argument("--log-speech-weight", type=float, default=0.0,
                     help="weight of the speech lost in dB (squared) on "
                     "speech-dominated bands (0: none)")
+    ap.add_argument("--band-speech-weight", metavar="LO,HI,W",
+                    help="multiply the speech terms by W on the bands "
+                    "whose centre lies from LO to HI Hz")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -352,6 +382,8 @@ def main():
         sys.exit("train.py: training and validation layouts differ")
 
     val_real = real_sequences(args.val_manifest)
+    band_weights = band_speech_weights(cfg["band_edges"], cfg["sample_rate"],
+                                       cfg["window"], args.band_speech_weight)
     if args.init:
         net, start_ckpt = load_checkpoint(args.init)
         if start_ckpt["frame_config"] != cfg:
@@ -385,7 +417,8 @@ def main():
         t0 = time.time()
         tr = train_epoch(net, opt, train_data, args.chunk_frames, args.batch,
                          rng, args.speech_weight, args.lookahead,
-                         args.energy_weight, args.log_speech_weight)
+                         args.energy_weight, args.log_speech_weight,
+                         band_weights)
         va = evaluate(net, val_data, lookahead=args.lookahead)
         vr = evaluate(net, val_data, only=val_real,
                       lookahead=args.lookahead) if val_real else va

@@ -103,11 +103,12 @@ def random_network_files(folder, features_tool, checkpoint):
     return path
 
 
-def check_training_option(check, folder, option, value):
+def check_training_option(check, folder, option, value, off=0):
     """One epoch of train.py on folder/l3.rndf (make_features()'s) with
-    OPTION VALUE and with OPTION 0, both from the same random_checkpoint();
-    checks that both run, that the checkpoint records the value and that it
-    learns another network than 0 does. Needs PyTorch."""
+    OPTION VALUE and with OPTION OFF (the value that changes nothing), both
+    from the same random_checkpoint(); checks that both run, that the
+    checkpoint records the value and that it learns another network than
+    OFF does. Needs PyTorch."""
     import featfile
     from net import load_checkpoint
 
@@ -116,14 +117,14 @@ def check_training_option(check, folder, option, value):
 
     random_checkpoint(at("start.pt"), featfile.FeatureFile(at("l3.rndf")))
     nets = {}
-    for v in (value, 0):
-        out = at("option-%g.pt" % v)
+    for k, v in enumerate((value, off)):
+        out = at("option-%d.pt" % k)
         proc = run_train_tool(
             "train.py", at("l3.rndf"), at("l3.rndf"), out, "--epochs", "1",
             "--chunk-frames", "50", "--batch", "2", "--threads", "1",
             "--seed", "5", "--lr", "3e-3", "--speech-weight", "16",
             "--init", at("start.pt"), option, str(v))
-        check(proc.returncode == 0, "one epoch with %s %g%s"
+        check(proc.returncode == 0, "one epoch with %s %s%s"
               % (option, v, ": " + proc.stderr.strip()[-70:]
                  if proc.returncode else ""))
         if proc.returncode != 0:
@@ -133,24 +134,26 @@ def check_training_option(check, folder, option, value):
     recorded = nets[value][1]["args"].get(key)
     check(recorded == value, "the checkpoint records %s (%s)"
           % (option, recorded))
-    a, b = (nets[v][0].state_dict() for v in (value, 0))
+    a, b = (nets[v][0].state_dict() for v in (value, off))
     moved = max(float((a[k].float() - b[k].float()).abs().max()) for k in a)
     check(moved > 1e-6, "%s changes what is learnt (largest weight "
           "difference %.2e)" % (option, moved))
 
 
-def check_loss_option(check, features_tool, option, value, check_features):
+def check_loss_option(check, features_tool, option, value, check_features,
+                      off=0):
     """The body of a test of a train.py loss option: make_features()'s
     layout-3 file in a temporary folder, check_features(the file opened as
     a featfile.FeatureFile) for the option's own checks, then
-    check_training_option() with OPTION VALUE; returns the exit status.
+    check_training_option() with OPTION VALUE and OFF; returns the exit
+    status.
     Needs PyTorch."""
     import featfile
 
     with tempfile.TemporaryDirectory() as folder:
         path, = make_features(folder, features_tool, 2.0)
         check_features(featfile.FeatureFile(path))
-        check_training_option(check, folder, option, value)
+        check_training_option(check, folder, option, value, off)
     return check.status()
 
 
