@@ -52,7 +52,7 @@ terms above saturate where a gain falls far below its target (at most
 g_target there); this one keeps growing, so a band of speech wiped out
 costs much more than one halved. --band-speech-weight LO,HI,W multiplies
 those speech terms by W on the bands whose centre lies from LO to HI Hz
-(see band_speech_weights()): the bands where the shipped network loses
+(more triples, more ranges; see band_speech_weights()): the bands where the shipped network loses
 most speech beyond what ideal band gains lose (2-4 kHz, docs/model.md).
 
 The checkpoint kept is not the one of lowest loss but the one of lowest
@@ -162,16 +162,35 @@ def speech_energy_weights(features, target_gains, idct, alpha):
                        max=ENERGY_WEIGHT_MAX)
 
 
+def band_speech_ranges(spec):
+    """The (LO, HI, W) triples of a --band-speech-weight spec
+    "LO,HI,W[,LO,HI,W...]"; argparse's type, so a bad one is refused."""
+    try:
+        values = [float(v) for v in spec.split(",")]
+    except ValueError:
+        values = []
+    if not values or len(values) % 3 or any(
+            lo >= hi or w <= 0 for lo, hi, w in zip(*[iter(values)] * 3)):
+        raise argparse.ArgumentTypeError(
+            "%r: expected LO,HI,W (Hz, Hz, factor; LO < HI, W > 0), "
+            "repeated for more ranges" % spec)
+    return spec
+
+
 def band_speech_weights(band_edges, sample_rate, window, spec):
-    """Per band, W where the band's centre lies in [LO, HI) Hz, else 1,
-    for spec "LO,HI,W" (None: no weights). band_edges are FFT bins."""
+    """Per band, the product of the W of each range of spec
+    ("LO,HI,W[,LO,HI,W...]") whose [LO, HI) Hz holds the band's centre,
+    1 for a band in none (None: no spec, no weights). band_edges are FFT
+    bins."""
     if spec is None:
         return None
-    lo, hi, weight = (float(v) for v in spec.split(","))
+    values = [float(v) for v in spec.split(",")]
     edges = np.asarray(band_edges, dtype=np.float64) * sample_rate / window
     centres = (edges[:-1] + edges[1:]) / 2
-    inside = (centres >= lo) & (centres < hi)
-    return torch.from_numpy(np.where(inside, weight, 1.0).astype(np.float32))
+    weights = np.ones(len(centres))
+    for lo, hi, weight in zip(*[iter(values)] * 3):
+        weights[(centres >= lo) & (centres < hi)] *= weight
+    return torch.from_numpy(weights.astype(np.float32))
 
 
 def speech_term_weights(x, target_gains, idct, energy_weight, band_weights):
@@ -366,8 +385,10 @@ def main():
                     help="weight of the speech lost in dB (squared) on "
                     "speech-dominated bands (0: none)")
     ap.add_argument("--band-speech-weight", metavar="LO,HI,W",
+                    type=band_speech_ranges,
                     help="multiply the speech terms by W on the bands "
-                    "whose centre lies from LO to HI Hz")
+                    "whose centre lies from LO to HI Hz (more ranges: "
+                    "LO,HI,W,LO2,HI2,W2...)")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)

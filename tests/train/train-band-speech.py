@@ -7,12 +7,14 @@ on some bands.
 
 On the band edges and targets of a layout-3 features file: the bands whose
 centre lies in a range (200-1200 Hz, where the file's voiced tone is), and
-only they, weigh W (none without the option); with the energy weights the
-two multiply; weights of 1 leave the loss exactly as it is; on gains below their targets only in those bands
-the weights raise the loss, on gains below their targets only elsewhere
-they change nothing; one epoch of train.py --band-speech-weight runs,
-records the setting and learns another network than weights of 1. Skipped
-(77) without PyTorch (python3-torch).
+only they, weigh W (none without the option); the weights of several
+ranges multiply where they overlap; a malformed spec is refused; with the
+energy weights the two multiply; weights of 1 leave the loss exactly as it
+is; on gains below their targets only in those bands the weights raise the
+loss, on gains below their targets only elsewhere they change nothing; one
+epoch of train.py --band-speech-weight runs, records the setting and
+learns another network than weights of 1. Skipped (77) without PyTorch
+(python3-torch).
 """
 
 import sys
@@ -41,6 +43,27 @@ def check_weights(cfg):
                                     cfg["window"], None) is None,
           "no option, no weights")
     return w, inside
+
+
+def check_ranges(cfg):
+    two = train.band_speech_weights(cfg["band_edges"], cfg["sample_rate"],
+                                    cfg["window"], "%d,%d,3,0,%d,2"
+                                    % (LO, HI, (LO + HI) // 2))
+    one = train.band_speech_weights(cfg["band_edges"], cfg["sample_rate"],
+                                    cfg["window"], SPEC)
+    second = train.band_speech_weights(cfg["band_edges"], cfg["sample_rate"],
+                                       cfg["window"], "0,%d,2"
+                                       % ((LO + HI) // 2))
+    check(torch.equal(two, one * second) and bool((two == 6).any()),
+          "two ranges: their weights multiply where they overlap (%s)"
+          % two[:12].tolist())
+    for bad in ("1,2", "3,2,1", "a,b,c", "0,100,0", "0,100,2,5"):
+        try:
+            train.band_speech_ranges(bad)
+            refused = False
+        except train.argparse.ArgumentTypeError:
+            refused = True
+        check(refused, "%r refused" % bad)
 
 
 def check_combined(x, tg, w):
@@ -79,6 +102,7 @@ def check_loss(tg, w, inside):
 def check_features(feats):
     cfg = feats.frame_config()
     w, inside = check_weights(cfg)
+    check_ranges(cfg)
     x, tg, _ = train.gather(feats, np.array([0, 60]), 60)
     check(bool((tg[..., inside] >= train.SPEECH_DOMINATED).any()),
           "the targets hold speech-dominated bands in %d-%d Hz" % (LO, HI))
