@@ -156,6 +156,19 @@ def speech_dominated(clean, noise):
     return (pc > pn) & (pc > floor), pc
 
 
+def _speech_lost_bins(clean, noise, processed):
+    """Per (frame, bin), the weight speech_energy_lost() gives it (the clean
+    power where the speech dominates, else 0) and its loss in dB, 10
+    log10(clean power / output power) capped at +-LOST_CAP_DB (0 where it
+    does not count)."""
+    mask, pc = speech_dominated(clean, noise)
+    pp = _power_spectrogram(processed)[:pc.shape[0]]
+    loss = np.zeros(pc.shape)
+    loss[mask] = np.clip(10 * np.log10((pc[mask] + EPS) / (pp[mask] + EPS)),
+                         -LOST_CAP_DB, LOST_CAP_DB)
+    return np.where(mask, pc, 0.0), loss
+
+
 def speech_energy_lost(clean, noise, processed):
     """Speech energy lost in dB over the speech-dominated bins (see
     speech_dominated(); noise is the noisy input minus the clean speech,
@@ -168,14 +181,32 @@ def speech_energy_lost(clean, noise, processed):
     mean of log|1 + r e^(i phi)| over the phase is 0 for r < 1, so the
     noisy input itself scores about 0: what is counted is speech removed,
     not noise let through. nan if no bin qualifies."""
-    mask, pc = speech_dominated(clean, noise)
-    if not mask.any():
+    weight, loss = _speech_lost_bins(clean, noise, processed)
+    total = np.sum(weight)
+    if total == 0:
         return float("nan")
-    pp = _power_spectrogram(processed)[:pc.shape[0]]
-    w = pc[mask]
-    d = np.clip(10 * np.log10((w + EPS) / (pp[mask] + EPS)), -LOST_CAP_DB,
-                LOST_CAP_DB)
-    return float(np.sum(w * d) / np.sum(w))
+    return float(np.sum(weight * loss) / total)
+
+
+def speech_energy_lost_parts(clean, noise, processed, edges_hz):
+    """speech_energy_lost() split by frequency: for each range [lo, hi) of
+    consecutive edges_hz, (share, part), its share of the counted speech
+    energy and its part of the dB lost; the parts add up to
+    speech_energy_lost() when the edges span 0 to RATE / 2 (a part over its
+    share is the mean loss of that range's bins). nan figures if no bin
+    qualifies."""
+    weight, loss = _speech_lost_bins(clean, noise, processed)
+    total = np.sum(weight)
+    freqs = np.fft.rfftfreq(LOST_FFT, 1.0 / RATE)
+    parts = []
+    for lo, hi in zip(edges_hz[:-1], edges_hz[1:]):
+        sel = (freqs >= lo) & (freqs < hi) if hi < RATE / 2 else freqs >= lo
+        if total == 0:
+            parts.append((float("nan"), float("nan")))
+            continue
+        parts.append((float(np.sum(weight[:, sel]) / total),
+                      float(np.sum(weight[:, sel] * loss[:, sel]) / total)))
+    return parts
 
 
 # ---- STOI (Taal, Hendriks, Heusdens, Jensen 2011) --------------------------
@@ -380,6 +411,17 @@ def self_check():
           % (100 * want / LOST_CAP_DB))
     check("speech lost above 500 Hz, minus its share, dB", v - want,
           abs(v - want) < 0.1 * want)
+    parts = speech_energy_lost_parts(x, quiet, _lowpass(x, 500.0),
+                                     [0, 500, 2000, RATE / 2])
+    v = sum(part for _, part in parts) - speech_energy_lost(
+        x, quiet, _lowpass(x, 500.0))
+    check("speech lost, parts by frequency minus total", v,
+          abs(v) < 1e-9 and abs(sum(sh for sh, _ in parts) - 1) < 1e-9)
+    v = parts[0][1]
+    check("  its part below 500 Hz (kept), dB", v, abs(v) < 0.1)
+    v = parts[1][1] + parts[2][1] - want
+    check("  parts above 500 Hz minus cap x share", v,
+          abs(v) < 0.1 * want)
     ok = all(checks)
     print("metrics self-check: %s" % ("ok" if ok else "FAILED"))
     return 0 if ok else 1

@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Where the element loses speech, by frequency, against the band ceiling.
+
+    speech_lost_split.py [--model FILE] [--edges "0 1 2 ..."] [--build DIR]
+                         [--split "0 500 1000 2000 4000 24000"]
+                         [--max-snr 10] [--jobs N] TESTDIR ...
+    speech_lost_split.py --self-check [--build DIR] [--model FILE]
+
+Each TESTDIR is a test/ or test-real/ folder written by dsp/train/synth.py.
+Every mixture up to --max-snr dB is run through the element (as the
+quality report runs it: the model file, RNNDENOISE_PROPS from the
+environment) and masked with the ideal band gains of --edges (as
+`rnndenoise-model info` prints them; evaluate.ideal_band_gains, the report's
+oracle; by default the model's own edges). The speech energy lost of both (metrics.speech_energy_lost) is
+split into the frequency ranges of --split (metrics.speech_energy_lost_parts)
+and averaged over the mixtures: for each range its share of the counted
+speech energy, its part of the element's and of the ceiling's dB lost, the
+excess of the element over the ceiling and the element's mean loss over
+the range's bins (part / share). The parts add up to the totals.
+
+It says where a network's speech loss beyond what band gains must lose
+sits: a loss or a weight aimed at that range is the lever it points to.
+
+--self-check writes two mixtures of a synthetic voice in white noise, runs
+the element on them and checks that the parts add up to the totals, the
+shares to 1, that the ceiling's total is mask_ceiling.py's first row and
+that the element loses some speech and the ceiling less.
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from types import SimpleNamespace
+
+import numpy as np
+from scipy.io import wavfile
+
+import evaluate
+import mask_ceiling
+import metrics
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+DEFAULT_SPLIT = "0 500 1000 2000 4000 24000"
+
+
+def runner(build, model, work):
+    """An evaluate.Runner for the element alone."""
+    return evaluate.Runner(SimpleNamespace(build=build, model=model,
+                                           work=work))
+
+
+def mixture_parts(job):
+    """(element parts, ceiling parts, element total, ceiling total) of one
+    mixture; each parts list holds (share, part) per range."""
+    m, edges, split, build, model, work = job
+    clean, noisy = evaluate.read_wav(m["clean"]), evaluate.read_wav(m["noisy"])
+    out = os.path.join(work, "out-%d.wav" % os.getpid())
+    runner(build, model, work).gst("rnndenoise", m["noisy"], out)
+    y = evaluate.read_wav(out)
+    y = metrics.align(y, metrics.best_lag(clean, y), clean.size)
+    ceiling = evaluate.ideal_band_gains(clean, noisy, edges)
+    noise = noisy - clean
+    return (metrics.speech_energy_lost_parts(clean, noise, y, split),
+            metrics.speech_energy_lost_parts(clean, noise, ceiling, split),
+            metrics.speech_energy_lost(clean, noise, y),
+            metrics.speech_energy_lost(clean, noise, ceiling))
+
+
+def split_means(results):
+    """Per range, the mean (share, element part, ceiling part) over the
+    mixtures where speech was counted, and the mean totals."""
+    counted = [r for r in results if not np.isnan(r[2])]
+    shares = np.mean([[s for s, _ in r[0]] for r in counted], axis=0)
+    element = np.mean([[p for _, p in r[0]] for r in counted], axis=0)
+    ceiling = np.mean([[p for _, p in r[1]] for r in counted], axis=0)
+    totals = (np.mean([r[2] for r in counted]),
+              np.mean([r[3] for r in counted]))
+    return shares, element, ceiling, totals, len(counted)
+
+
+def range_name(lo, hi):
+    def hz(f):
+        return "%g kHz" % (f / 1000) if f >= 1000 else "%g Hz" % f
+    if lo == 0:
+        return "below " + hz(hi)
+    if hi >= metrics.RATE / 2:
+        return "above " + hz(lo)
+    return "%s – %s" % (hz(lo), hz(hi))
+
+
+def table(split, means):
+    """The markdown table of split_means()."""
+    shares, element, ceiling, totals, _ = means
+    lines = ["| range | share of the speech counted | element (dB) | band "
+             "ceiling (dB) | excess (dB) | element, mean over its bins "
+             "(dB) |", "|---|---|---|---|---|---|"]
+    for k, (lo, hi) in enumerate(zip(split[:-1], split[1:])):
+        lines.append("| %s | %.0f %% | %.2f | %.2f | %.2f | %.2f |"
+                     % (range_name(lo, hi), 100 * shares[k], element[k],
+                        ceiling[k], element[k] - ceiling[k],
+                        element[k] / shares[k] if shares[k] else np.nan))
+    lines.append("| all | 100 %% | %.2f | %.2f | %.2f | |"
+                 % (totals[0], totals[1], totals[0] - totals[1]))
+    return "\n".join(lines)
+
+
+def run(testdirs, edges, split, build, model, max_snr, jobs):
+    """split_means() of the mixtures of testdirs up to max_snr dB."""
+    mixtures = [m for m in evaluate.load_mixtures(testdirs, "test")
+                if m["snr"] <= max_snr]
+    if not mixtures:
+        sys.exit("speech_lost_split: no mixture up to %g dB" % max_snr)
+    with tempfile.TemporaryDirectory() as work:
+        runner(build, model, work).check()
+        args = [(m, edges, split, build, model, work) for m in mixtures]
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(mixture_parts, args))
+    return split_means(results), results
+
+
+def model_edges(build, model):
+    """The band edges (bins) of a model file, from rnndenoise-model info."""
+    info = evaluate.model_info(os.path.join(build, "dsp", "rnndenoise-model"),
+                               model)
+    return [int(v) for v in info["band edges"].split()]
+
+
+def write_mixtures(folder, clean, snrs, rng):
+    """Mixtures of clean in white noise at snrs dB, with a manifest.tsv as
+    synth.py writes it; returns the noisy signals."""
+    noisy = []
+    with open(os.path.join(folder, "manifest.tsv"), "w") as f:
+        f.write("name\theldout_noise\tsnr\tnoise\tvoices\n")
+        for snr in snrs:
+            noise = rng.standard_normal(clean.size) * np.std(clean) \
+                * 10 ** (-snr / 20)
+            name = "mix%d" % snr
+            for kind, x in (("clean", clean), ("noisy", clean + noise)):
+                wavfile.write(os.path.join(folder, "%s_%s.wav" % (name, kind)),
+                              metrics.RATE, x.astype(np.float32))
+            noisy.append(evaluate.read_wav(os.path.join(
+                folder, name + "_noisy.wav")))
+            f.write("%s\tno\t%d\twhite\tsynthetic\n" % (name, snr))
+    return noisy
+
+
+def self_check(build, model):
+    """Two synthetic mixtures through the element; 0 if what must hold
+    holds."""
+    rng = np.random.default_rng(9)
+    clean = metrics._speechlike(rng, 3.0)
+    clean *= 0.1 / np.max(np.abs(clean))
+    edges = model_edges(build, model)
+    split = [float(v) for v in DEFAULT_SPLIT.split()]
+    snrs = (0, 5)
+    with tempfile.TemporaryDirectory() as folder:
+        noisy = write_mixtures(folder, clean, snrs, rng)
+        clean = evaluate.read_wav(os.path.join(folder, "mix0_clean.wav"))
+        means, results = run([folder], edges, split, build, model, 10, 1)
+    print(table(split, means))
+    shares, element, ceiling, totals, n = means
+    checks = [
+        ("both mixtures counted", n == 2),
+        ("the shares add up to 1", abs(np.sum(shares) - 1) < 1e-9),
+        ("the element's parts add up to its total",
+         abs(np.sum(element) - totals[0]) < 1e-9),
+        ("the ceiling's parts add up to its total",
+         abs(np.sum(ceiling) - totals[1]) < 1e-9)]
+    for r, snr, x in zip(results, snrs, noisy):
+        first_row = mask_ceiling.mask_figures(clean, x, edges)[0][1]
+        checks += [
+            ("%d dB: the ceiling's total is mask_ceiling.py's first row "
+             "(%.4f, %.4f)" % (snr, r[3], first_row),
+             abs(r[3] - first_row) < 1e-9),
+            ("%d dB: the element loses speech (%.2f dB), the ceiling less "
+             "(%.2f dB)" % (snr, r[2], r[3]), r[2] > 0 and r[3] < r[2])]
+    for what, ok in checks:
+        print("%s: %s" % ("ok" if ok else "FAIL", what))
+    return 0 if all(ok for _, ok in checks) else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("testdirs", nargs="*")
+    ap.add_argument("--edges", help="band edges in bins, as "
+                    "rnndenoise-model info prints them (default: the "
+                    "model's)")
+    ap.add_argument("--model", default=os.path.join(
+        SRC, "dsp", "models", "rnndenoise-48k.rnnm"))
+    ap.add_argument("--build", default=os.path.join(SRC, "build"))
+    ap.add_argument("--split", default=DEFAULT_SPLIT,
+                    help="range edges in Hz (default: %(default)s)")
+    ap.add_argument("--max-snr", type=float, default=10.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--self-check", action="store_true")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    if args.self_check:
+        return self_check(args.build, args.model)
+    if not args.testdirs:
+        ap.error("at least one TESTDIR is needed")
+    edges = [int(v) for v in args.edges.split()] if args.edges \
+        else model_edges(args.build, args.model)
+    split = [float(v) for v in args.split.split()]
+    if len(split) < 2 or split[0] != 0 or split[-1] < metrics.RATE / 2 \
+            or any(a >= b for a, b in zip(split[:-1], split[1:])):
+        ap.error("--split: rising edges in Hz from 0 to %d"
+                 % (metrics.RATE // 2))
+    means, _ = run(args.testdirs, edges, split, args.build, args.model,
+                   args.max_snr, args.jobs)
+    print("%d mixtures up to %g dB in %d folders\n"
+          % (means[4], args.max_snr, len(args.testdirs)))
+    print(table(split, means))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
