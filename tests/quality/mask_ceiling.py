@@ -113,6 +113,11 @@ def self_check():
         ("per-bin gains held at 1 still lose speech",
          figures["per-bin everywhere, ≤ 1"][1]
          > figures["per-bin everywhere, unbounded"][1] + 0.1)]
+    return report_checks(checks)
+
+
+def report_checks(checks):
+    """Prints each (what, ok) of a self-check; 0 if all are ok, else 1."""
     for what, ok in checks:
         print("%s: %s" % ("ok" if ok else "FAIL", what))
     return 0 if all(ok for _, ok in checks) else 1

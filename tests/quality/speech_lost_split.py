@@ -178,9 +178,7 @@ def self_check(build, model):
              abs(r[3] - first_row) < 1e-9),
             ("%d dB: the element loses speech (%.2f dB), the ceiling less "
              "(%.2f dB)" % (snr, r[2], r[3]), r[2] > 0 and r[3] < r[2])]
-    for what, ok in checks:
-        print("%s: %s" % ("ok" if ok else "FAIL", what))
-    return 0 if all(ok for _, ok in checks) else 1
+    return mask_ceiling.report_checks(checks)
 
 
 def main():
