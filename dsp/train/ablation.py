@@ -98,6 +98,12 @@ def score(forward, model, testdir, stem, out, rate):
             "nr": metrics.noise_reduction(noisy, y, free)}
 
 
+def kind_cell(d_sisdr):
+    """A table cell for one kind's mean ΔSI-SDR: "–" where the mixtures
+    have no such kind (the selection's unheard noise has none)."""
+    return "%+.2f" % d_sisdr if np.isfinite(d_sisdr) else "–"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("forward")
@@ -139,7 +145,7 @@ def main():
             print("| %s | %+.2f | %+.4f | %+.4f | %.2f | %.1f | %s |" % (
                 name, np.mean(low), np.nanmean(stoi_low),
                 np.nanmean(stoi_high), np.nanmean([r["lost"] for r in res]),
-                np.mean(nr), " | ".join("%+.2f" % v for v in kinds)),
+                np.mean(nr), " | ".join(kind_cell(v) for v in kinds)),
                 flush=True)
     return 0
 

@@ -79,13 +79,14 @@ def check_row(result, what):
           % (what, row))
     if len(row) != 9:
         return
-    values = [float(v) for v in row[1:]]
+    values = [float("nan") if v == "–" else float(v) for v in row[1:]]
     kinds = dict(zip(("hum", "babble", "room"), values[5:]))
     for name, v in (("ΔSI-SDR", values[0]), ("speech lost", values[3]),
                     ("noise reduction", values[4]), ("hum", kinds["hum"])):
         check(math.isfinite(v), "%s: %s %.2f is finite" % (what, name, v))
-    check(math.isnan(kinds["babble"]),
-          "%s: no babble score without a babble mixture" % what)
+    check(row[7] == "–" and row[8] == "–",
+          "%s: no babble or room score without such a mixture (a dash)"
+          % what)
     check(values[0] >= 3.0 and values[4] >= 10.0,
           "%s: the noise is taken down (ΔSI-SDR %+.2f dB, at least 3; "
           "noise reduction %.1f dB, at least 10)"
