@@ -83,6 +83,7 @@ def split_means(results):
 
 
 def range_name(lo, hi):
+    """A range of frequencies as the table names it."""
     def hz(f):
         return "%g kHz" % (f / 1000) if f >= 1000 else "%g Hz" % f
     if lo == 0:
@@ -123,9 +124,15 @@ def run(testdirs, edges, split, build, model, max_snr, jobs):
 
 
 def model_edges(build, model):
-    """The band edges (bins) of a model file, from rnndenoise-model info."""
+    """The band edges (bins) of a 48 kHz model file, from rnndenoise-model
+    info; exits on a model for another rate (the element would run its
+    built-in model on these 48 kHz mixtures instead)."""
     info = evaluate.model_info(os.path.join(build, "dsp", "rnndenoise-model"),
                                model)
+    rate = int(info["sample rate"].split()[0])
+    if rate != metrics.RATE:
+        sys.exit("speech_lost_split: %s is a %d Hz model; the test mixtures "
+                 "are at %d Hz" % (model, rate, metrics.RATE))
     return [int(v) for v in info["band edges"].split()]
 
 
@@ -201,8 +208,9 @@ def main():
         return self_check(args.build, args.model)
     if not args.testdirs:
         ap.error("at least one TESTDIR is needed")
+    model_band_edges = model_edges(args.build, args.model)
     edges = [int(v) for v in args.edges.split()] if args.edges \
-        else model_edges(args.build, args.model)
+        else model_band_edges
     split = [float(v) for v in args.split.split()]
     if len(split) < 2 or split[0] != 0 or split[-1] < metrics.RATE / 2 \
             or any(a >= b for a, b in zip(split[:-1], split[1:])):
