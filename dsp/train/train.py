@@ -28,10 +28,11 @@ comparing epochs on the quality evaluation.
 frame besides its own, as the element does for a model file whose
 lookahead field is N (export.py writes it), delaying its output by N more
 hops: each input row is those 1 + N frames' features side by side (past a
-sequence's end, its last frame again). Started from a checkpoint without
-lookahead, the new inputs get zero weights, so training starts from that
-network's output exactly; --lookahead-lr gives those weights a learning
-rate of their own (a fine-tune's rate would barely move them from zero).
+sequence's end, its last frame again). Started from a checkpoint that
+reads fewer frames ahead (none, or 1 for N = 2), the new inputs get zero
+weights, so training starts from that network's output exactly;
+--lookahead-lr gives the weights of the frames ahead a learning rate of
+their own (a fine-tune's rate would barely move them from zero).
 
 The loss weighs speech distortion and residual noise (RNNoise-style): on
 bands with a target (gain >= 0), with d = sqrt(g) - sqrt(g_target),
@@ -309,19 +310,26 @@ def evaluate(net, data, max_batch=16, only=None, lookahead=0):
 
 
 def with_lookahead_inputs(net, lookahead):
-    """A copy of a network without lookahead that reads 1 + lookahead
-    frames' features: its input layer as it was for the first frame, zero
-    weights for the others (the same output), the normalisation repeated."""
-    if lookahead == 0:
+    """A copy of a network that reads 1 + lookahead frames' features, from
+    one that reads fewer (none or some ahead): its input weights as they
+    were for the frames it read, zero weights for the new ones (the same
+    output), one frame's normalisation repeated for them."""
+    start = net.sizes.get("lookahead", 0)
+    if lookahead == start:
         return net
+    own = net.own
     sizes = dict(net.sizes)
-    sizes["n_features"] *= 1 + lookahead
+    sizes["n_features"] = own * (1 + lookahead)
     sizes["lookahead"] = lookahead
     wider = DenoiseNet(**sizes)
     state = net.state_dict()
-    state["inp_ahead.weight"] = torch.zeros_like(wider.inp_ahead.weight)
-    state["feat_mean"] = state["feat_mean"].repeat(1 + lookahead)
-    state["feat_std"] = state["feat_std"].repeat(1 + lookahead)
+    ahead = torch.zeros_like(wider.inp_ahead.weight)
+    if start:
+        ahead[:, :start * own] = state["inp_ahead.weight"]
+    state["inp_ahead.weight"] = ahead
+    for key in ("feat_mean", "feat_std"):
+        state[key] = torch.cat([state[key],
+                                state[key][:own].repeat(lookahead - start)])
     wider.load_state_dict(state)
     return wider
 
@@ -410,11 +418,11 @@ def main():
         if start_ckpt["frame_config"] != cfg:
             sys.exit("train.py: %s has another frame layout" % args.init)
         start_lookahead = start_ckpt.get("lookahead", 0)
-        if start_lookahead not in (0, args.lookahead):
-            sys.exit("train.py: %s has a lookahead of %d frame(s), not %d"
-                     % (args.init, start_lookahead, args.lookahead))
-        if start_lookahead == 0:
-            net = with_lookahead_inputs(net, args.lookahead)
+        if start_lookahead > args.lookahead:
+            sys.exit("train.py: %s reads %d frame(s) ahead, more than "
+                     "--lookahead %d" % (args.init, start_lookahead,
+                                         args.lookahead))
+        net = with_lookahead_inputs(net, args.lookahead)
     else:
         dense, gru1, gru2 = (int(v) for v in args.sizes.split(","))
         net = DenoiseNet(cfg["n_features"], cfg["n_bands"], dense, gru1,

@@ -13,8 +13,10 @@ train.py --lookahead 1 from the checkpoint writes a network that reads
 twice the features and says so; export.py writes it as a model file with
 lookahead 1, whose C forward pass (rnndenoise-forward run) gives PyTorch's
 gains and VAD over the whole sequence with the same rows (gather() with
-lookahead 1), as check_export.py also finds; train.py refuses to go on
-from it with another lookahead. Skipped (77) without PyTorch
+lookahead 1), as check_export.py also finds. From it, a second frame
+ahead (train.py --lookahead 2) starts with the same losses and trains,
+exports and runs in C alike; train.py refuses to go back to fewer frames
+ahead. Skipped (77) without PyTorch
 (python3-torch).
 """
 
@@ -57,13 +59,13 @@ def check_rows(feats):
 def torch_outputs(net, feats, lookahead, own_twice=False):
     """Gains and VAD of every frame, each sequence from the zero state, on
     the rows training makes (or, own_twice, on rows that repeat the frame's
-    own features where the next frame's belong)."""
+    own features where the next frames' belong)."""
     gains, vad = [], []
     for start, length in feats.sequences():
         x, _, _ = train.gather(feats, np.array([start]), length, lookahead)
         if own_twice:
             x, _, _ = train.gather(feats, np.array([start]), length)
-            x = torch.cat([x, x], dim=-1)
+            x = torch.cat([x] * (1 + lookahead), dim=-1)
         g, v, _ = net(x)
         gains.append(g[0].double().numpy())
         vad.append(v[0].double().numpy())
@@ -79,51 +81,54 @@ def c_outputs(forward_tool, model, features, n_bands):
         np.float64)
 
 
-def check_export(folder, trained, feats, forward_tool):
-    """export.py writes the lookahead checkpoint la.pt; the C forward pass
+def check_export(folder, trained, feats, forward_tool, name, lookahead):
+    """export.py writes the lookahead checkpoint NAME.pt; the C forward pass
     of the file matches PyTorch's."""
     def at(name):
         return os.path.join(folder, name)
 
     proc = subprocess.run(
-        [sys.executable, os.path.join(TRAIN, "export.py"), at("la.pt"),
-         at("la.rnnm")], capture_output=True, text=True)
-    check(proc.returncode == 0 and os.path.exists(at("la.rnnm")),
+        [sys.executable, os.path.join(TRAIN, "export.py"), at(name + ".pt"),
+         at(name + ".rnnm")], capture_output=True, text=True)
+    check(proc.returncode == 0 and os.path.exists(at(name + ".rnnm")),
           "export.py writes it (exit %d)%s" % (
               proc.returncode, ": " + proc.stderr.strip()[-70:]
               if proc.returncode else ""))
     if proc.returncode != 0:
         return
     n = feats.header["n_features"]
-    with open(at("la.rnnm"), "rb") as f:
+    with open(at(name + ".rnnm"), "rb") as f:
         head = f.read(48)
-    lookahead = struct.unpack_from("<I", head, 44)[0]
-    check(lookahead == 1, "its header says lookahead %d" % lookahead)
-    _, layers, _, _, read_ahead, _ = modelfile.read_model(at("la.rnnm"))
-    check(read_ahead == 1 and layers[0]["weights"][0].shape[1] == 2 * n,
-          "its layer 0 reads 2 x %d features (%d)"
-          % (n, layers[0]["weights"][0].shape[1]))
+    in_header = struct.unpack_from("<I", head, 44)[0]
+    check(in_header == lookahead, "its header says lookahead %d"
+          % in_header)
+    _, layers, _, _, read_ahead, _ = modelfile.read_model(at(name + ".rnnm"))
+    check(read_ahead == lookahead
+          and layers[0]["weights"][0].shape[1] == (1 + lookahead) * n,
+          "its layer 0 reads %d x %d features (%d)"
+          % (1 + lookahead, n, layers[0]["weights"][0].shape[1]))
 
     n_bands = feats.header["n_bands"]
-    want = torch_outputs(trained, feats, 1)
-    got = c_outputs(forward_tool, at("la.rnnm"), at("l3.rndf"), n_bands)
+    want = torch_outputs(trained, feats, lookahead)
+    got = c_outputs(forward_tool, at(name + ".rnnm"), at("l3.rndf"), n_bands)
     dg = np.abs(got[0] - want[0]).max()
     dv = np.abs(got[1] - want[1]).max()
     check(got[0].shape == want[0].shape and max(dg, dv) <= 1e-5,
-          "rnndenoise-forward run gives PyTorch's outputs with lookahead 1 "
+          "rnndenoise-forward run gives PyTorch's outputs with lookahead %d "
           "over %d frames: max |diff| gains %.2e, vad %.2e (1e-5)"
-          % (len(want[1]), dg, dv))
+          % (lookahead, len(want[1]), dg, dv))
     # The agreement means something only if rows off by a frame would not
     # agree.
-    wrong = torch_outputs(trained, feats, 1, own_twice=True)
+    wrong = torch_outputs(trained, feats, lookahead, own_twice=True)
     dw = np.abs(wrong[0] - want[0]).max()
-    check(dw > 1e-3, "the next frame's features matter: the frame's own in "
+    check(dw > 1e-3, "the next frames' features matter: the frame's own in "
           "their place move the gains by %.2e" % dw)
     proc = subprocess.run(
-        [sys.executable, os.path.join(TRAIN, "check_export.py"), at("la.pt"),
-         at("l3.rndf"), forward_tool, at("la.rnnm"), "--tolerance", "1e-5"],
+        [sys.executable, os.path.join(TRAIN, "check_export.py"), at(name + ".pt"),
+         at("l3.rndf"), forward_tool, at(name + ".rnnm"), "--tolerance", "1e-5"],
         capture_output=True, text=True)
-    check(proc.returncode == 0 and "lookahead 1" in proc.stdout,
+    check(proc.returncode == 0
+          and "lookahead %d" % lookahead in proc.stdout,
           "check_export.py agrees (exit %d): %s"
           % (proc.returncode, (proc.stdout + proc.stderr).strip()[-70:]))
 
@@ -135,6 +140,40 @@ def run_train(folder, features, init, out, lookahead):
          "--batch", "2", "--threads", "1", "--init", init,
          "--lookahead", str(lookahead), "--lookahead-lr", "3e-3"],
         capture_output=True, text=True)
+
+
+def check_second_frame(folder, trained, feats, forward_tool):
+    """From the one-frame network trained, a second frame ahead: the same
+    losses before training, one epoch of --lookahead 2 that moves the new
+    weights, its export; going back to one frame is refused."""
+    def at(name):
+        return os.path.join(folder, name)
+
+    own = feats.header["n_features"]
+    two = train.with_lookahead_inputs(trained, 2)
+    one_loss = train.evaluate(trained, feats, lookahead=1)
+    two_loss = train.evaluate(two, feats, lookahead=2)
+    check(np.array_equal(one_loss, two_loss)
+          and torch.equal(two.inp_ahead.weight[:, :own],
+                          trained.inp_ahead.weight),
+          "a second frame ahead added: the same losses (%s, %s), the first "
+          "frame ahead's weights kept" % (one_loss, two_loss))
+    proc = run_train(folder, at("l3.rndf"), at("la.pt"), "la2.pt", 2)
+    check(proc.returncode == 0, "one epoch with --lookahead 2 from it%s"
+          % (": " + proc.stderr.strip()[-70:] if proc.returncode else ""))
+    if proc.returncode != 0:
+        return
+    trained2, ckpt = net_module.load_checkpoint(at("la2.pt"))
+    moved = trained2.inp_ahead.weight[:, own:].abs().max().item()
+    check(ckpt.get("lookahead") == 2 and moved > 1e-3,
+          "the checkpoint reads 3 x %d features, lookahead %s; the second "
+          "frame's weights moved from zero (%.3g)"
+          % (own, ckpt.get("lookahead"), moved))
+    check_export(folder, trained2, feats, forward_tool, "la2", 2)
+    proc = run_train(folder, at("l3.rndf"), at("la2.pt"), "back.pt", 1)
+    check(proc.returncode != 0 and "ahead" in proc.stderr,
+          "going on from it with --lookahead 1 is refused (exit %d): %s"
+          % (proc.returncode, proc.stderr.strip()[-70:]))
 
 
 def main():
@@ -179,11 +218,8 @@ def main():
             moved = trained.inp_ahead.weight.abs().max().item()
             check(moved > 1e-3, "the weights ahead moved from zero (%.3g)"
                   % moved)
-            check_export(folder, trained, feats, forward_tool)
-            proc = run_train(folder, at("l3.rndf"), at("la.pt"), "la2.pt", 2)
-            check(proc.returncode != 0 and "lookahead" in proc.stderr,
-                  "going on from it with --lookahead 2 is refused (exit %d):"
-                  " %s" % (proc.returncode, proc.stderr.strip()[-70:]))
+            check_export(folder, trained, feats, forward_tool, "la", 1)
+            check_second_frame(folder, trained, feats, forward_tool)
     return check.status()
 
 
