@@ -53,8 +53,9 @@ terms above saturate where a gain falls far below its target (at most
 g_target there); this one keeps growing, so a band of speech wiped out
 costs much more than one halved. --band-speech-weight LO,HI,W multiplies
 those speech terms by W on the bands whose centre lies from LO to HI Hz
-(more triples, more ranges; see band_speech_weights()): the bands where the shipped network loses
-most speech beyond what ideal band gains lose (2-4 kHz, docs/model.md).
+(more triples, more ranges; see band_speech_weights()): the bands where
+the shipped network loses most speech beyond what ideal band gains lose
+(2-4 kHz, docs/model.md).
 
 The checkpoint kept is not the one of lowest loss but the one of lowest
 selection score on the validation sequences spoken by recorded voices
@@ -163,18 +164,30 @@ def speech_energy_weights(features, target_gains, idct, alpha):
                        max=ENERGY_WEIGHT_MAX)
 
 
-def band_speech_ranges(spec):
+def parse_band_ranges(spec):
     """The (LO, HI, W) triples of a --band-speech-weight spec
-    "LO,HI,W[,LO,HI,W...]"; argparse's type, so a bad one is refused."""
+    "LO,HI,W[,LO,HI,W...]"; ValueError if it is not one."""
     try:
         values = [float(v) for v in spec.split(",")]
     except ValueError:
         values = []
+    triples = list(zip(*[iter(values)] * 3))
     if not values or len(values) % 3 or any(
-            lo >= hi or w <= 0 for lo, hi, w in zip(*[iter(values)] * 3)):
-        raise argparse.ArgumentTypeError(
+            lo >= hi or w <= 0 for lo, hi, w in triples):
+        raise ValueError(
             "%r: expected LO,HI,W (Hz, Hz, factor; LO < HI, W > 0), "
             "repeated for more ranges" % spec)
+    return triples
+
+
+def band_speech_ranges(spec):
+    """argparse's type for --band-speech-weight: refuses a spec that
+    parse_band_ranges() refuses, keeps the string (the checkpoint records
+    it as given)."""
+    try:
+        parse_band_ranges(spec)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
     return spec
 
 
@@ -185,11 +198,10 @@ def band_speech_weights(band_edges, sample_rate, window, spec):
     bins."""
     if spec is None:
         return None
-    values = [float(v) for v in spec.split(",")]
     edges = np.asarray(band_edges, dtype=np.float64) * sample_rate / window
     centres = (edges[:-1] + edges[1:]) / 2
     weights = np.ones(len(centres))
-    for lo, hi, weight in zip(*[iter(values)] * 3):
+    for lo, hi, weight in parse_band_ranges(spec):
         weights[(centres >= lo) & (centres < hi)] *= weight
     return torch.from_numpy(weights.astype(np.float32))
 
