@@ -1,8 +1,10 @@
 /* rnndenoise — rnndenoise-features: training features and targets
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- *   rnndenoise-features [--layout N] [--rate HZ] CLEAN NOISE OUT
- *   rnndenoise-features [--layout N] [--rate HZ] --list LIST OUT
+ *   rnndenoise-features [--layout N] [--rate HZ] [--bins N BINS]
+ *                       CLEAN NOISE OUT
+ *   rnndenoise-features [--layout N] [--rate HZ] [--bins N BINS]
+ *                       --list LIST OUT
  *
  * Reads pairs of clean speech and noise (mono 16-bit PCM or 32-bit float
  * WAV, or raw little-endian float32 without a WAV header), mixes
@@ -34,6 +36,15 @@
  * be learnt at a higher SNR or nearly clean without writing new audio.
  * Each pair is one sequence and starts from fresh analysis state, as a
  * stream does. A trailing partial frame is dropped.
+ *
+ * --bins N BINS also writes, for the same frames in the same order, the
+ * first N FFT bins of each frame to BINS (raw little-endian float32, 3 N
+ * values per frame): the noisy power |X[k]|^2, the clean power |S[k]|^2
+ * and Re (S[k] conj (X[k])), k = 0 .. N - 1, in the analysis's own
+ * scaling. From them, the error energy of any real gain g on bin k,
+ * |g X - S|^2 = g^2 |X|^2 - 2 g Re (S conj X) + |S|^2, can be computed
+ * without the audio: what per-bin gains below a band's resolution would
+ * win (dsp/train/bin_head.py).
  *
  * OUT is little-endian: the magic "RNDF", then u32 version (1),
  * sample_rate, hop, window, n_bands, feature_layout_id, n_features,
@@ -84,7 +95,26 @@ typedef struct
   DspFeatures *features;     /* owned; noisy features */
   DspFeatures *clean_energy; /* owned; only its band energies are used */
   DspPitch *pitch;           /* owned; noisy pitch, layout 3 only */
+  guint n_bin_values;        /* --bins N: N; 0 without */
+  FILE *bins_out;            /* owned; --bins' file, NULL without */
 } Extractor;
+
+/* The 3 @n values of one frame's first @n bins for --bins (see the top). */
+static void
+bin_values (guint n, const gfloat *noisy_spec, const gfloat *clean_spec,
+    gfloat *out)
+{
+  guint k;
+
+  for (k = 0; k < n; k++) {
+    gfloat xr = noisy_spec[2 * k], xi = noisy_spec[2 * k + 1];
+    gfloat sr = clean_spec[2 * k], si = clean_spec[2 * k + 1];
+
+    out[k] = xr * xr + xi * xi;
+    out[n + k] = sr * sr + si * si;
+    out[2 * n + k] = sr * xr + si * xi;
+  }
+}
 
 /* Band gains of one frame from the clean and noisy band energies. */
 static void
@@ -150,11 +180,12 @@ first_band_above (const DspFrameConfig *cfg, double bandwidth_hz)
   return cfg->n_bands;
 }
 
-/* Rows for one pair of @n samples each; returns the number of frames.
- * Gain targets of bands centred above @bandwidth_hz are -1. */
+/* Rows for one pair of @n samples each, and with --bins the frames' bin
+ * values into @bin_rows (3 n_bin_values per frame); returns the number of
+ * frames. Gain targets of bands centred above @bandwidth_hz are -1. */
 static guint
 extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
-    gsize n, double bandwidth_hz, gfloat *rows)
+    gsize n, double bandwidth_hz, gfloat *rows, gfloat *bin_rows)
 {
   guint masked_from = first_band_above (&ex->cfg, bandwidth_hz);
   gfloat noisy[DSP_MAX_HOP];
@@ -186,6 +217,9 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
       dsp_pitch_features (ex->pitch, ex->features, noisy_e, noisy_spec,
           pitch_spec, row + DSP_PITCH_FEATURES_OFFSET (n_bands));
     }
+    if (bin_rows != NULL)
+      bin_values (ex->n_bin_values, noisy_spec, clean_spec,
+          bin_rows + (gsize) t * 3 * ex->n_bin_values);
     dsp_features_band_energies (ex->clean_energy, clean_spec, clean_e);
     ideal_gains (n_bands, clean_e, noisy_e, row + ex->n_features);
     for (b = masked_from; b < n_bands; b++)
@@ -229,8 +263,8 @@ process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
     double bandwidth_hz, double noise_gain, FILE *out, guint32 *n_frames,
     GError **error)
 {
-  gfloat *clean, *noise, *rows;
-  gsize n_clean, n_noise, i;
+  gfloat *clean, *noise, *rows, *bin_rows = NULL;
+  gsize n_clean, n_noise, i, max_frames;
   gboolean ok;
 
   clean = train_load_audio (clean_path, ex->cfg.sample_rate, &n_clean, error);
@@ -253,9 +287,17 @@ process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
   if (noise_gain != 1.0)
     for (i = 0; i < n_noise; i++)
       noise[i] = (gfloat) (noise[i] * noise_gain);
-  rows = g_new (gfloat, MAX (n_clean / ex->cfg.hop, 1) * ex->row_size);
-  *n_frames = extract_sequence (ex, clean, noise, n_clean, bandwidth_hz, rows);
+  max_frames = MAX (n_clean / ex->cfg.hop, 1);
+  rows = g_new (gfloat, max_frames * ex->row_size);
+  if (ex->bins_out != NULL)
+    bin_rows = g_new (gfloat, max_frames * 3 * ex->n_bin_values);
+  *n_frames = extract_sequence (ex, clean, noise, n_clean, bandwidth_hz, rows,
+      bin_rows);
   ok = train_write_floats (out, rows, (gsize) *n_frames * ex->row_size, error);
+  if (ok && bin_rows != NULL)
+    ok = train_write_floats (ex->bins_out, bin_rows,
+        (gsize) *n_frames * 3 * ex->n_bin_values, error);
+  g_free (bin_rows);
   g_free (rows);
   g_free (clean);
   g_free (noise);
@@ -362,10 +404,45 @@ parse_bandwidth (const gchar *text, double *hz, GError **error)
   return TRUE;
 }
 
-static gboolean
-run (gchar **pairs, guint32 layout, guint rate, const gchar *out_path,
-    GError **error)
+/* The command line's options and outputs. */
+typedef struct
 {
+  guint32 layout;
+  guint rate;
+  guint n_bins;           /* --bins N; 0 without */
+  const gchar *bins_path; /* --bins' file; NULL without */
+  const gchar *out_path;
+} Options;
+
+/* Opens --bins' file after checking N against the frame's bins. */
+static gboolean
+open_bins_output (Extractor *ex, const Options *opt, GError **error)
+{
+  guint available = dsp_frame_config_get_n_bins (&ex->cfg);
+
+  if (opt->bins_path == NULL)
+    return TRUE;
+  if (opt->n_bins < 1 || opt->n_bins > available) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "--bins %u: a frame of this layout has bins 1..%u", opt->n_bins,
+        available);
+    return FALSE;
+  }
+  ex->bins_out = fopen (opt->bins_path, "wb");
+  if (ex->bins_out == NULL) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot open %s for writing", opt->bins_path);
+    return FALSE;
+  }
+  ex->n_bin_values = opt->n_bins;
+  return TRUE;
+}
+
+static gboolean
+run (gchar **pairs, const Options *opt, GError **error)
+{
+  const gchar *out_path = opt->out_path;
+  guint32 layout = opt->layout;
   Extractor ex;
   TrainFeaturesHeader head;
   GArray *lengths;
@@ -375,12 +452,15 @@ run (gchar **pairs, guint32 layout, guint rate, const gchar *out_path,
 
   memset (&ex, 0, sizeof (ex));
   memset (&head, 0, sizeof (head));
-  if (!dsp_frame_config_init_layout (&ex.cfg, rate, layout, error))
+  if (!dsp_frame_config_init_layout (&ex.cfg, opt->rate, layout, error)
+      || !open_bins_output (&ex, opt, error))
     return FALSE;
   out = fopen (out_path, "wb");
   if (out == NULL) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
         "cannot open %s for writing", out_path);
+    if (ex.bins_out != NULL)
+      fclose (ex.bins_out);
     return FALSE;
   }
   ex.noisy_stft = dsp_stft_new (&ex.cfg);
@@ -416,6 +496,11 @@ run (gchar **pairs, guint32 layout, guint rate, const gchar *out_path,
         out_path);
     ok = FALSE;
   }
+  if (ex.bins_out != NULL && fclose (ex.bins_out) != 0 && ok) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_IO, "cannot close %s",
+        opt->bins_path);
+    ok = FALSE;
+  }
   if (ok)
     printf ("%s: %u sequences, %u frames of %u features, %u gains, vad\n",
         out_path, head.n_sequences, head.n_frames, ex.n_features,
@@ -435,22 +520,30 @@ main (int argc, char **argv)
 {
   GError *error = NULL;
   gchar **pairs;
-  const gchar *out_path;
-  guint32 layout = DSP_FEATURE_LAYOUT_CEPSTRUM_V1;
-  guint rate = DEFAULT_SAMPLE_RATE;
+  Options opt
+      = { DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DEFAULT_SAMPLE_RATE, 0, NULL, NULL };
   gboolean ok;
 
-  while (argc >= 3
-      && (strcmp (argv[1], "--layout") == 0
-          || strcmp (argv[1], "--rate") == 0)) {
-    guint value = (guint) g_ascii_strtoull (argv[2], NULL, 10);
+  for (;;) {
+    if (argc >= 3
+        && (strcmp (argv[1], "--layout") == 0
+            || strcmp (argv[1], "--rate") == 0)) {
+      guint value = (guint) g_ascii_strtoull (argv[2], NULL, 10);
 
-    if (strcmp (argv[1], "--layout") == 0)
-      layout = value;
-    else
-      rate = value;
-    argc -= 2;
-    argv += 2;
+      if (strcmp (argv[1], "--layout") == 0)
+        opt.layout = value;
+      else
+        opt.rate = value;
+      argc -= 2;
+      argv += 2;
+    } else if (argc >= 4 && strcmp (argv[1], "--bins") == 0) {
+      opt.n_bins = (guint) g_ascii_strtoull (argv[2], NULL, 10);
+      opt.bins_path = argv[3];
+      argc -= 3;
+      argv += 3;
+    } else {
+      break;
+    }
   }
   if (argc == 4 && strcmp (argv[1], "--list") == 0) {
     pairs = read_list (argv[2], &error);
@@ -462,14 +555,14 @@ main (int argc, char **argv)
     pairs[3] = g_strdup ("");
   } else {
     fprintf (stderr,
-        "usage: rnndenoise-features [--layout N] [--rate HZ] CLEAN NOISE "
-        "OUT\n"
-        "       rnndenoise-features [--layout N] [--rate HZ] --list LIST "
-        "OUT\n");
+        "usage: rnndenoise-features [--layout N] [--rate HZ] "
+        "[--bins N BINS] CLEAN NOISE OUT\n"
+        "       rnndenoise-features [--layout N] [--rate HZ] "
+        "[--bins N BINS] --list LIST OUT\n");
     return 2;
   }
-  out_path = argv[3];
-  ok = pairs != NULL && run (pairs, layout, rate, out_path, &error);
+  opt.out_path = argv[3];
+  ok = pairs != NULL && run (pairs, &opt, &error);
   g_strfreev (pairs);
   if (!ok) {
     fprintf (stderr, "rnndenoise-features: %s\n", error->message);

@@ -1,0 +1,369 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""What per-bin gains at low frequencies would win over a model's band
+gains, measured on features files before anything is built in C.
+
+    bin_head.py MODEL.rnnm TRAIN.rndf VAL.rndf [--epochs E] [--seed S]
+                [--hidden H] [--frames-ahead A]
+    bin_head.py --self-check FEATURES_TOOL MODEL.rnnm
+
+MODEL.rnnm is a float32 model file (the shipped network's twin); each
+features file X.rndf comes with X.bins, written beside it by
+`rnndenoise-features --bins N X.bins` for the same frames: the first N
+bins' noisy and clean powers and their cross term, from which the error
+energy of any real gain g on a bin, |g X - S|^2, follows without the
+audio.
+
+The network runs over every sequence as the element runs it (from the
+zero state, frames ahead as its file says); its band gains, interpolated
+to the bins as the element interpolates them, are the baseline. Small
+heads then learn, on TRAIN, a per-bin correction of those gains in the
+logit domain, g = sigmoid (logit (g_band) + d), with the network frozen:
+
+  hidden       d from the network's last GRU state (a dense layer: what
+               the network already knows, said per bin);
+  hidden+bins  d from that state, each bin's own log power in this frame
+               and the next A (what no band input holds: where a harmonic
+               or a hum line sits inside a band), through one tanh layer
+               of H units.
+
+They learn to minimise the error energy of the N bins over the clean
+energy (the region's SDR). On VAL it prints, for the baseline, both heads
+and the ideal gains (per band, interpolated, and per bin, sqrt
+(|S|^2 / |X|^2) held at 1): the region's SDR over all frames, the mean
+of each sequence's SDR (as the quality page averages mixtures), and the
+speech lost in its speech-dominated bins (ideal gain >= 0.5: mean dB by
+which the gain falls short, as train.py's selection score counts it).
+Nothing is written: this is a measurement, for docs/model.md.
+
+--self-check makes two short features files with FEATURES_TOOL from
+synthetic speech and noise and checks that a zero head gives the band
+gains exactly, that the per-bin ideal beats the interpolated band ideal,
+that training lowers the head's loss, and that the error energy from the
+bins file equals the one from the spectra.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+from torch import nn
+
+import featfile
+from train import SPEECH_DOMINATED, gather
+from widen import net_from_model_file
+
+LOGIT_FLOOR = 1e-4  # gains are held in [LOGIT_FLOOR, 1 - LOGIT_FLOOR]
+POWER_FLOOR = 1e-12  # added to bin powers before their log
+SDR_FLOOR = 1e-20
+
+
+def read_bins(features_path, data):
+    """The bins file beside a features file, as (noisy power, clean power,
+    cross term), each n_frames x N."""
+    path = os.path.splitext(features_path)[0] + ".bins"
+    values = np.fromfile(path, dtype="<f4")
+    n_frames = int(data.lengths.sum())
+    if n_frames == 0 or values.size % (3 * n_frames):
+        sys.exit("bin_head.py: %s does not hold 3 N values for each of %s's"
+                 " %d frames" % (path, features_path, n_frames))
+    values = values.reshape(n_frames, 3, -1).astype(np.float64)
+    return values[:, 0], values[:, 1], values[:, 2]
+
+
+def interpolation(band_edges, n_bins):
+    """The matrix M (n_bins x n_bands) with bin gains = M @ band gains, as
+    dsp_features_interpolate_gains() weighs the two bands around a bin."""
+    centre = [(band_edges[b] + band_edges[b + 1]) / 2
+              for b in range(len(band_edges) - 1)]
+    n_bands = len(centre)
+    m = np.zeros((n_bins, n_bands))
+    b = 0
+    for k in range(n_bins):
+        while b + 1 < n_bands and k >= centre[b + 1]:
+            b += 1
+        if k <= centre[b] or b + 1 == n_bands:
+            m[k, b] = 1.0
+        else:
+            f = (k - centre[b]) / (centre[b + 1] - centre[b])
+            m[k, b], m[k, b + 1] = 1.0 - f, f
+    return m
+
+
+@torch.no_grad()
+def run_network(net, data, lookahead):
+    """The band gains and last GRU state of every frame, in file order,
+    each sequence from the zero state."""
+    gains = np.zeros(data.gains.shape, dtype=np.float32)
+    hidden = np.zeros((len(data.vad), net.gru2.hidden_size),
+                      dtype=np.float32)
+    for start, length in data.sequences():
+        x, _, _ = gather(data, np.array([start]), length, lookahead)
+        z = (x - net.feat_mean) / net.feat_std
+        y = net.inp(z[..., :net.own])
+        if net.inp_ahead is not None:
+            y = y + net.inp_ahead(z[..., net.own:])
+        y, _ = net.gru1(torch.tanh(y))
+        y, _ = net.gru2(y)
+        gains[start:start + length] = torch.sigmoid(net.gain(y))[0].numpy()
+        hidden[start:start + length] = y[0].numpy()
+    return gains, hidden
+
+
+def log_powers(noisy, data, frames_ahead):
+    """Each frame's bins' log10 power, then those of the next frames of its
+    sequence (its last frame again past the end)."""
+    logs = np.log10(noisy + POWER_FLOOR)
+    cols = [logs]
+    for a in range(1, frames_ahead + 1):
+        shifted = np.empty_like(logs)
+        for start, length in data.sequences():
+            idx = np.minimum(np.arange(length) + a, length - 1) + start
+            shifted[start:start + length] = logs[idx]
+        cols.append(shifted)
+    return np.concatenate(cols, axis=1)
+
+
+class BinHead(nn.Module):
+    """d = a correction of the band gains' logits, from the GRU state (and
+    with bin inputs, the bins' log powers through a tanh layer); zero
+    weights in the last layer, so it starts at the band gains."""
+
+    def __init__(self, n_hidden, n_bins, bin_inputs=0, units=64):
+        super().__init__()
+        self.bin_inputs = bin_inputs
+        if bin_inputs:
+            self.mid = nn.Linear(n_hidden + bin_inputs, units)
+            self.out = nn.Linear(units, n_bins)
+        else:
+            self.mid = None
+            self.out = nn.Linear(n_hidden, n_bins)
+        nn.init.zeros_(self.out.weight)
+        nn.init.zeros_(self.out.bias)
+
+    def forward(self, base_logit, hidden, bin_logs=None):
+        x = hidden
+        if self.mid is not None:
+            x = torch.tanh(self.mid(torch.cat([hidden, bin_logs], dim=1)))
+        return torch.sigmoid(base_logit + self.out(x))
+
+    def n_params(self):
+        return sum(p.numel() for p in self.parameters())
+
+
+def error_energy(g, noisy, clean, cross):
+    """|g X - S|^2 per frame and bin, from the bins file's terms."""
+    return g * g * noisy - 2 * g * cross + clean
+
+
+def logit(g):
+    g = np.clip(g, LOGIT_FLOOR, 1 - LOGIT_FLOOR)
+    return np.log(g / (1 - g))
+
+
+class Region:
+    """One features file's low bins with the network's view of them."""
+
+    def __init__(self, net, lookahead, path, frames_ahead):
+        self.data = featfile.FeatureFile(path)
+        self.noisy, self.clean, self.cross = read_bins(path, self.data)
+        n_bins = self.noisy.shape[1]
+        m = interpolation(self.data.band_edges, n_bins)
+        gains, self.hidden = run_network(net, self.data, lookahead)
+        self.band_gains = gains @ m.T
+        ideal = np.where(self.data.gains >= 0, self.data.gains, 1.0)
+        self.band_ideal = ideal @ m.T
+        self.bin_ideal = np.clip(np.sqrt(self.clean / np.maximum(
+            self.noisy, SDR_FLOOR)), 0.0, 1.0)
+        logs = log_powers(self.noisy, self.data, frames_ahead)
+        mu, sd = logs.mean(0), np.maximum(logs.std(0), 1e-3)
+        self.bin_logs = ((logs - mu) / sd).astype(np.float32)
+
+    def tensors(self, rows):
+        return (torch.from_numpy(logit(self.band_gains[rows]).astype(
+                    np.float32)),
+                torch.from_numpy(self.hidden[rows]),
+                torch.from_numpy(self.bin_logs[rows]),
+                [torch.from_numpy(v[rows].astype(np.float32))
+                 for v in (self.noisy, self.clean, self.cross)])
+
+    def head_gains(self, head):
+        with torch.no_grad():
+            base, hidden, logs, _ = self.tensors(slice(None))
+            return head(base, hidden, logs).double().numpy()
+
+    def scores(self, g):
+        """SDR over all frames, mean SDR over sequences, speech lost (dB)."""
+        err = error_energy(g, self.noisy, self.clean, self.cross)
+        total = 10 * np.log10(self.clean.sum() / max(err.sum(), SDR_FLOOR))
+        per_seq = [10 * np.log10(max(self.clean[s:s + n].sum(), SDR_FLOOR)
+                                 / max(err[s:s + n].sum(), SDR_FLOOR))
+                   for s, n in self.data.sequences()]
+        sel = self.bin_ideal >= SPEECH_DOMINATED
+        lost = np.maximum(0.0, 20 * np.log10(
+            self.bin_ideal[sel] / np.maximum(g[sel], 1e-6)))
+        return total, float(np.mean(per_seq)), float(lost.mean())
+
+
+def train_head(head, region, epochs, seed, batch=4096, lr=3e-3):
+    """Adam on the region's error energy over its clean energy, batch by
+    batch over shuffled frames; returns the loss of each epoch."""
+    rng = np.random.default_rng(seed)
+    opt = torch.optim.Adam(head.parameters(), lr=lr)
+    n = len(region.hidden)
+    losses = []
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        total, count = 0.0, 0
+        for i in range(0, n, batch):
+            base, hidden, logs, (noisy, clean, cross) = \
+                region.tensors(order[i:i + batch])
+            g = head(base, hidden, logs)
+            loss = error_energy(g, noisy, clean, cross).sum() \
+                / clean.sum().clamp(min=SDR_FLOOR)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(base)
+            count += len(base)
+        losses.append(total / max(count, 1))
+    return losses
+
+
+def measure(model, train_path, val_path, epochs, seed, hidden_units,
+            frames_ahead):
+    """The table of scores on VAL, as rows (name, parameters, scores)."""
+    torch.manual_seed(seed)
+    train_data = featfile.FeatureFile(train_path)
+    net, _ = net_from_model_file(model, train_data, train_path)
+    lookahead = net.sizes.get("lookahead", 0)
+    train = Region(net, lookahead, train_path, frames_ahead)
+    val = Region(net, lookahead, val_path, frames_ahead)
+    n_bins = train.noisy.shape[1]
+    rows = [("band gains (the network's, interpolated)", 0,
+             val.scores(val.band_gains))]
+    for name, bin_inputs in (("hidden", 0),
+                             ("hidden+bins", train.bin_logs.shape[1])):
+        head = BinHead(net.gru2.hidden_size, n_bins, bin_inputs, hidden_units)
+        losses = train_head(head, train, epochs, seed)
+        print("%s: training loss by epoch %s" % (
+            name, " ".join("%.4f" % v for v in losses)))
+        rows.append(("head: " + name, head.n_params(),
+                     val.scores(val.head_gains(head))))
+    rows.append(("ideal band gains, interpolated", 0,
+                 val.scores(val.band_ideal)))
+    rows.append(("ideal bin gains (<= 1)", 0, val.scores(val.bin_ideal)))
+    return n_bins, val, rows
+
+
+def print_table(n_bins, val, rows):
+    hz = val.data.header["sample_rate"] / val.data.header["window"]
+    print("\nbins 0..%d (below %.0f Hz), %d validation sequences, %d frames"
+          % (n_bins - 1, n_bins * hz, len(val.data.lengths),
+             len(val.data.vad)))
+    print("\n| gains | head parameters | SDR of the region (dB) | mean SDR "
+          "per sequence (dB) | speech lost (dB) |")
+    print("|---|---:|---:|---:|---:|")
+    for name, n_params, (total, mean, lost) in rows:
+        print("| %s | %s | %.2f | %.2f | %.2f |" % (
+            name, n_params or "–", total, mean, lost))
+
+
+def synthetic_pair(path_clean, path_noise, seed, seconds=3.0, rate=48000):
+    """A voiced, pitch-gliding 'speech' with pauses and a hum-plus-noise,
+    as raw float32 files."""
+    rng = np.random.default_rng(seed)
+    t = np.arange(int(seconds * rate)) / rate
+    f0 = 110 + 40 * np.sin(2 * np.pi * 0.7 * t)
+    phase = 2 * np.pi * np.cumsum(f0) / rate
+    speech = sum(np.sin(h * phase) / h for h in range(1, 20))
+    speech *= (np.sin(2 * np.pi * 1.5 * t) > -0.2) * 0.1
+    hum = sum(0.02 * np.sin(2 * np.pi * 50 * h * t + h) for h in range(1, 8))
+    noise = hum + 0.01 * rng.standard_normal(t.size)
+    speech.astype("<f4").tofile(path_clean)
+    noise.astype("<f4").tofile(path_noise)
+
+
+def self_check(features_tool, model):
+    """Returns a list of failures (empty when all checks pass)."""
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for name, seed in (("train", 1), ("val", 2)):
+            clean = os.path.join(tmp, name + "-clean.f32")
+            noise = os.path.join(tmp, name + "-noise.f32")
+            synthetic_pair(clean, noise, seed)
+            out = os.path.join(tmp, name + ".rndf")
+            subprocess.run([features_tool, "--layout", "3", "--bins", "20",
+                            os.path.join(tmp, name + ".bins"), clean, noise,
+                            out], check=True, stdout=subprocess.DEVNULL)
+            paths.append(out)
+        # The error energy from the bins file equals the one from spectra:
+        # with g = 1 it is the noise's power, with g = 0 the clean power.
+        data = featfile.FeatureFile(paths[0])
+        noisy, clean, cross = read_bins(paths[0], data)
+        if noisy.shape[1] != 20:
+            failures.append("bins file holds %d bins, not 20"
+                            % noisy.shape[1])
+        noise_power = error_energy(1.0, noisy, clean, cross)
+        if noise_power.min() < -1e-6 * noisy.max():
+            failures.append("|X - S|^2 is negative: the terms do not match")
+        torch.manual_seed(0)
+        net, _ = net_from_model_file(model, data, paths[0])
+        lookahead = net.sizes.get("lookahead", 0)
+        region = Region(net, lookahead, paths[0], 1)
+        head = BinHead(net.gru2.hidden_size, 20, region.bin_logs.shape[1])
+        zero = region.head_gains(head)
+        base = np.clip(region.band_gains, LOGIT_FLOOR, 1 - LOGIT_FLOOR)
+        if np.abs(zero - base).max() > 1e-5:
+            failures.append("a zero head moves the band gains by %g"
+                            % np.abs(zero - base).max())
+        band = region.scores(region.band_ideal)[0]
+        per_bin = region.scores(region.bin_ideal)[0]
+        if not per_bin > band:
+            failures.append("ideal bin gains (%.2f dB) do not beat ideal "
+                            "band gains (%.2f dB)" % (per_bin, band))
+        losses = train_head(head, region, 30, 0, batch=256)
+        if not losses[-1] < losses[0]:
+            failures.append("training did not lower the loss: %s" % losses)
+        n_bins, val, rows = measure(model, paths[0], paths[1], 2, 0, 16, 1)
+        if len(rows) != 5 or not all(np.isfinite(v) for r in rows
+                                     for v in r[2]):
+            failures.append("the table is incomplete: %s" % rows)
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--self-check", nargs=2,
+                        metavar=("FEATURES_TOOL", "MODEL"))
+    parser.add_argument("paths", nargs="*",
+                        metavar="MODEL.rnnm TRAIN.rndf VAL.rndf")
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hidden", type=int, default=64,
+                        help="units of the hidden+bins head's tanh layer")
+    parser.add_argument("--frames-ahead", type=int, default=1,
+                        help="frames ahead whose bin powers the head reads")
+    args = parser.parse_args()
+    torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+    if args.self_check:
+        failures = self_check(*args.self_check)
+        for f in failures:
+            print("FAIL:", f)
+        print("bin_head self-check: %s" % ("FAILED" if failures else "ok"))
+        return 1 if failures else 0
+    if len(args.paths) != 3:
+        parser.error("expected MODEL.rnnm TRAIN.rndf VAL.rndf")
+    n_bins, val, rows = measure(*args.paths, args.epochs, args.seed,
+                                args.hidden, args.frames_ahead)
+    print_table(n_bins, val, rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
