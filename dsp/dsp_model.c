@@ -250,6 +250,69 @@ dsp_model_get_vad_layer (const DspModel *model)
 }
 
 /**
+ * dsp_model_get_bin_layer:
+ * @model: a model.
+ *
+ * Returns: the index of the dense layer whose linear outputs correct the
+ *   gains of the first bins (a version 3 file's bin_layer), or 0 if the
+ *   model has none.
+ */
+guint
+dsp_model_get_bin_layer (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->bin_layer;
+}
+
+/**
+ * dsp_model_get_n_bin_gains:
+ * @model: a model.
+ *
+ * Returns: how many bins, from bin 0, the bin-gain head corrects (its
+ *   outputs); 0 if the model has none.
+ */
+guint
+dsp_model_get_n_bin_gains (const DspModel *model)
+{
+  g_return_val_if_fail (model != NULL, 0);
+
+  return model->n_bin_gains;
+}
+
+/**
+ * dsp_model_get_bin_corrections:
+ * @model: a model with a bin-gain head (dsp_model_get_n_bin_gains() > 0).
+ * @scratch: the scratch the last dsp_model_forward() ran in.
+ * @batch: the batch it ran.
+ * @row: a row of that batch.
+ *
+ * The bin-gain head's outputs for @row, one logit correction per bin: the
+ * processor gives bin k (k < dsp_model_get_n_bin_gains()) the gain
+ * sigmoid (logit (g) + d[k]) where g is its band-interpolated gain
+ * (docs/model-format.md). They live in @scratch, so they are valid until
+ * @scratch is used again.
+ *
+ * Returns: (transfer none): dsp_model_get_n_bin_gains() floats, or %NULL
+ *   for a model without the head.
+ */
+const gfloat *
+dsp_model_get_bin_corrections (const DspModel *model, const gfloat *scratch,
+    guint batch, guint row)
+{
+  const DspModelLayer *head;
+
+  g_return_val_if_fail (model != NULL && scratch != NULL, NULL);
+  g_return_val_if_fail (row < batch, NULL);
+
+  if (model->bin_layer == 0)
+    return NULL;
+  head = &model->layers[model->bin_layer];
+  return scratch + (gsize) batch * head->out_offset
+      + (gsize) row * head->info.output_size;
+}
+
+/**
  * dsp_model_get_n_params:
  * @model: a model.
  *

@@ -14,11 +14,14 @@ G_BEGIN_DECLS
 
 /* The model file format (docs/model-format.md). */
 #define DSP_MODEL_MAGIC "RNDM"
-/* The version this build writes; it reads 1 and 2. Version 2 adds the
- * network's speech protection after version 1's header. */
-#define DSP_MODEL_FORMAT_VERSION 2
+/* The newest version this build reads; it reads 1 to 3. Version 2 adds the
+ * network's speech protection after version 1's header, version 3 the
+ * index of a bin-gain head after that. DSP_MODEL_HEADER_SIZE is version
+ * 2's header. */
+#define DSP_MODEL_FORMAT_VERSION 3
 #define DSP_MODEL_HEADER_SIZE 52
 #define DSP_MODEL_HEADER_SIZE_V1 48
+#define DSP_MODEL_HEADER_SIZE_V3 56
 #define DSP_MODEL_LAYER_RECORD_SIZE 48
 #define DSP_MODEL_CHECKSUM_SIZE 4
 
@@ -107,6 +110,13 @@ guint dsp_model_get_n_inputs (const DspModel *model);
 guint dsp_model_get_format_version (const DspModel *model);
 
 gfloat dsp_model_get_speech_protection (const DspModel *model);
+
+guint dsp_model_get_bin_layer (const DspModel *model);
+
+guint dsp_model_get_n_bin_gains (const DspModel *model);
+
+const gfloat *dsp_model_get_bin_corrections (const DspModel *model,
+    const gfloat *scratch, guint batch, guint row);
 
 guint dsp_model_get_n_layers (const DspModel *model);
 

@@ -408,11 +408,47 @@ check_head (const DspModel *model, guint index, const gchar *what,
   return TRUE;
 }
 
-/* The header's length in a file of @version (1 or 2). */
+/* The header's length in a file of @version (1, 2 or 3). */
 static gsize
 header_size (guint32 version)
 {
-  return version == 1 ? DSP_MODEL_HEADER_SIZE_V1 : DSP_MODEL_HEADER_SIZE;
+  if (version == 1)
+    return DSP_MODEL_HEADER_SIZE_V1;
+  return version == 2 ? DSP_MODEL_HEADER_SIZE : DSP_MODEL_HEADER_SIZE_V3;
+}
+
+/* Checks a version 3 file's bin-gain head: 0 (none), or a dense layer
+ * with linear outputs, one per bin from bin 0, at most every bin, that is
+ * neither of the other heads and reads a layer (not the features). */
+static gboolean
+check_bin_head (const DspModel *model, GError **error)
+{
+  const DspLayerInfo *info;
+  guint n_bins = model->config.window / 2 + 1;
+
+  if (model->bin_layer == 0)
+    return TRUE;
+  if (model->bin_layer >= model->n_layers) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "bin_layer %u, the model has %u layers", model->bin_layer,
+        model->n_layers);
+    return FALSE;
+  }
+  info = &model->layers[model->bin_layer].info;
+  if (model->bin_layer == model->gain_layer
+      || model->bin_layer == model->vad_layer || info->kind != DSP_LAYER_DENSE
+      || info->activation != DSP_ACTIVATION_LINEAR
+      || info->input == DSP_MODEL_INPUT_FEATURES
+      || info->output_size > n_bins) {
+    g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
+        "bin_layer %u is a %s layer with %u %s outputs reading input %u, "
+        "expected a dense layer of its own with 1..%u linear outputs "
+        "reading a layer",
+        model->bin_layer, dsp_layer_kind_name (info->kind), info->output_size,
+        dsp_activation_name (info->activation), info->input, n_bins);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /* Checks the file as a whole: size, magic, version, the size field and the
@@ -713,17 +749,23 @@ parse_model (const Reader *rd, GError **error)
   model->id = rnn_state_fnv1a64 (rd->data, table.data_end);
   model->gain_layer = rnn_state_get_u32 (rd->data + 36);
   model->vad_layer = rnn_state_get_u32 (rd->data + 40);
+  /* Right after version 2's header. */
+  if (table.version >= 3)
+    model->bin_layer = rnn_state_get_u32 (rd->data + DSP_MODEL_HEADER_SIZE);
 
   recs = g_new0 (LayerRecord, table.n_layers);
   if (!parse_records (model, rd, &table, recs, &counts, error)
       || !load_weights (model, rd, recs, &counts, error)
       || !check_head (model, model->gain_layer, "gain", cfg.n_bands, error)
-      || !check_head (model, model->vad_layer, "vad", 1, error)) {
+      || !check_head (model, model->vad_layer, "vad", 1, error)
+      || !check_bin_head (model, error)) {
     g_free (recs);
     dsp_model_free (model);
     return NULL;
   }
   lay_out_outputs (model);
+  if (model->bin_layer != 0)
+    model->n_bin_gains = model->layers[model->bin_layer].info.output_size;
   g_free (recs);
   return model;
 }

@@ -34,7 +34,7 @@ struct _DspModel
   /* Immutable once loaded. */
   guint64 id;
   guint32 checksum;
-  guint format_version;     /* 1 or 2 */
+  guint format_version;     /* 1, 2 or 3 */
   gfloat speech_protection; /* the file's (version 2) or the default */
   DspFrameConfig config;
   guint n_features; /* per frame */
@@ -44,6 +44,8 @@ struct _DspModel
   DspModelLayer layers[DSP_MODEL_MAX_LAYERS];
   guint gain_layer;
   guint vad_layer;
+  guint bin_layer;   /* version 3: the bin-gain head; 0 = none */
+  guint n_bin_gains; /* its outputs: bins 0 .. n_bin_gains - 1; 0 = none */
   gsize n_params;
   guint n_gru;
   guint32 gru_hidden[RNN_STATE_MAX_LAYERS];

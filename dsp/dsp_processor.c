@@ -892,9 +892,38 @@ analyze_frame (DspProcessor *self)
   }
 }
 
+/* Gains are held this far inside 0..1 before their logit is taken, so
+ * that a bin the band gains close (or open) fully still takes a finite
+ * correction; training uses the same floor (dsp/train/bin_head.py). */
+#define BIN_LOGIT_FLOOR 1e-4f
+
+/* The bin-gain head of a version 3 model: bin k < n of channel @c's frame
+ * gets sigmoid (logit (g) + d[k]) for its interpolated gain g and the
+ * head's output d[k] (docs/model-format.md). Runs on the gains the floor
+ * limit and the speech protection have already set, in the scratch the
+ * network has just run in. */
+static void
+correct_bin_gains (DspProcessor *self, guint c)
+{
+  const gfloat *d = dsp_model_get_bin_corrections (self->model, self->scratch,
+      self->channels, c);
+  guint n = dsp_model_get_n_bin_gains (self->model), k;
+
+  for (k = 0; k < n; k++) {
+    gfloat g
+        = CLAMP (self->bin_gains[k], BIN_LOGIT_FLOOR, 1.0f - BIN_LOGIT_FLOOR);
+    gfloat z = logf (g / (1.0f - g)) + d[k];
+
+    /* NaN from the network stays out: the band gain is kept. */
+    if (isfinite (z))
+      self->bin_gains[k] = 1.0f / (1.0f + expf (-z));
+  }
+}
+
 /* Channel @c's oldest frame (slot 0, frame t - L) with the network's gains
  * for it: the floor limit, the speech protection, the gate, the bins' gains
- * and their application, then the synthesis into out_frame. */
+ * (with a bin-gain head, corrected in the first bins) and their
+ * application, then the synthesis into out_frame. */
 static void
 apply_gains (DspProcessor *self, guint c, DspProcessorReport *report)
 {
@@ -903,6 +932,7 @@ apply_gains (DspProcessor *self, guint c, DspProcessorReport *report)
       = self->tracks_floor ? floor_above_slot (self, c, 0) : NULL;
   gfloat vad = isfinite (self->vad[c]) ? self->vad[c] : 0.0f;
   gfloat *band_gains = self->band_gains + c * self->n_bands;
+  gboolean gated;
 
   /* The floor limit first, so that the protection lifts what it cut in
    * frames with speech. */
@@ -910,10 +940,15 @@ apply_gains (DspProcessor *self, guint c, DspProcessorReport *report)
     dsp_features_limit_to_floor_distance (self->features[c], above,
         self->stationary_suppression, band_gains);
   protect_speech (self, above, vad, band_gains);
-  if (gate_frame (self, c, vad, band_gains))
+  gated = gate_frame (self, c, vad, band_gains);
+  if (gated)
     report->gated_frames++;
   dsp_features_interpolate_gains (self->features[c], band_gains,
       self->bin_gains);
+  /* A gated frame stays closed: its zero gains are the gate's, not the
+   * network's. */
+  if (!gated && dsp_model_get_n_bin_gains (self->model) > 0)
+    correct_bin_gains (self, c);
   dsp_features_lift_peaks (self->features[c], spectrum, self->harmonic_lift,
       self->bin_gains);
   dsp_features_apply_gains (self->features[c], self->bin_gains,

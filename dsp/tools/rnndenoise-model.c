@@ -40,6 +40,9 @@ print_info (const gchar *path, const DspModel *model)
       dsp_model_get_format_version (model) == 1 ? " (the default: a version 1 "
                                                   "file names none)"
                                                 : "");
+  if (dsp_model_get_n_bin_gains (model) > 0)
+    printf ("bin gains:       bins 0..%u corrected by layer %u\n",
+        dsp_model_get_n_bin_gains (model) - 1, dsp_model_get_bin_layer (model));
   printf ("layers:          %u (%u GRU)\n", dsp_model_get_n_layers (model),
       dsp_model_get_n_gru_layers (model));
   for (i = 0; i < dsp_model_get_n_layers (model); i++) {
@@ -51,13 +54,17 @@ print_info (const gchar *path, const DspModel *model)
         ? g_strdup ("features")
         : g_strdup_printf ("layer %u", info.input - 1);
     printf ("  %2u: %-5s %4u -> %-4u %-7s %-6s input %-8s params "
-            "%" G_GSIZE_FORMAT "%s%s\n",
+            "%" G_GSIZE_FORMAT "%s%s%s\n",
         i, dsp_layer_kind_name (info.kind), info.input_size, info.output_size,
         info.kind == DSP_LAYER_GRU ? "-"
                                    : dsp_activation_name (info.activation),
         dsp_weight_type_name (info.weight_type), input, info.n_params,
         i == dsp_model_get_gain_layer (model) ? " [gains]" : "",
-        i == dsp_model_get_vad_layer (model) ? " [vad]" : "");
+        i == dsp_model_get_vad_layer (model) ? " [vad]" : "",
+        dsp_model_get_n_bin_gains (model) > 0
+                && i == dsp_model_get_bin_layer (model)
+            ? " [bin gains]"
+            : "");
     g_free (input);
   }
   printf ("parameters:      %" G_GSIZE_FORMAT "\n",

@@ -4,7 +4,7 @@
 gains, measured on features files before anything is built in C.
 
     bin_head.py MODEL.rnnm TRAIN.rndf VAL.rndf [--epochs E] [--seed S]
-                [--hidden H] [--frames-ahead A]
+                [--hidden H] [--frames-ahead A] [--loss sdr|gain|chunks]
     bin_head.py --self-check FEATURES_TOOL MODEL.rnnm
 
 MODEL.rnnm is a float32 model file (the shipped network's twin); each
@@ -28,13 +28,22 @@ logit domain, g = sigmoid (logit (g_band) + d), with the network frozen:
                of H units.
 
 They learn to minimise the error energy of the N bins over the clean
-energy (the region's SDR). On VAL it prints, for the baseline, both heads
-and the ideal gains (per band, interpolated, and per bin, sqrt
-(|S|^2 / |X|^2) held at 1): the region's SDR over all frames, the mean
-of each sequence's SDR (as the quality page averages mixtures), and the
-speech lost in its speech-dominated bins (ideal gain >= 0.5: mean dB by
-which the gain falls short, as train.py's selection score counts it).
-Nothing is written: this is a measurement, for docs/model.md.
+energy (the region's SDR), each sequence weighed by its clean energy's
+inverse (every mixture counts alike, as on the quality page); with --loss
+gain, train.py's gain loss on the per-bin ideal gains instead (the band
+loss, per bin: it weighs speech removed more than noise left); with
+--loss chunks, the mean over 5 s chunks of each chunk's error energy over
+its clean energy in dB (each chunk's own SDR, as the quality page
+averages mixtures' SDRs, rather than one SDR over all). On VAL it
+prints, for the baseline, both heads, the baseline squared (more
+suppression, no resolution: the trade-off line to read the heads against)
+and the ideal gains (per band, interpolated, and per bin, sqrt (|S|^2 /
+|X|^2) held at 1): the region's SDR over all frames, the mean of each
+sequence's SDR (as the quality page averages mixtures), and the speech
+energy lost in its speech-dominated bins (clean power above the noise's:
+10 log10 of clean over output power, weighed by the clean power, as the
+quality page counts it). Nothing is written: this is a measurement, for
+docs/model.md.
 
 --self-check makes two short features files with FEATURES_TOOL from
 synthetic speech and noise and checks that a zero head gives the band
@@ -54,12 +63,18 @@ import torch
 from torch import nn
 
 import featfile
-from train import SPEECH_DOMINATED, gather
+from modelfile import DENSE, F32, GRU, LINEAR, model_bytes, read_model
+from train import gather, loss_terms
 from widen import net_from_model_file
 
-LOGIT_FLOOR = 1e-4  # gains are held in [LOGIT_FLOOR, 1 - LOGIT_FLOOR]
+CHUNK_FRAMES = 500  # 5 s: the "chunks" loss's unit, a short mixture
+HEADS = ("hidden", "hidden+bins")
+# Gains are held in [LOGIT_FLOOR, 1 - LOGIT_FLOOR] before their logit, as
+# the processor holds them (BIN_LOGIT_FLOOR).
+LOGIT_FLOOR = 1e-4
 POWER_FLOOR = 1e-12  # added to bin powers before their log
 SDR_FLOOR = 1e-20
+LOST_CAP_DB = 40.0  # as tests/quality/metrics.py
 
 
 def read_bins(features_path, data):
@@ -168,7 +183,7 @@ def logit(g):
 class Region:
     """One features file's low bins with the network's view of them."""
 
-    def __init__(self, net, lookahead, path, frames_ahead):
+    def __init__(self, net, lookahead, path, frames_ahead, like=None):
         self.data = featfile.FeatureFile(path)
         self.noisy, self.clean, self.cross = read_bins(path, self.data)
         n_bins = self.noisy.shape[1]
@@ -179,17 +194,32 @@ class Region:
         self.band_ideal = ideal @ m.T
         self.bin_ideal = np.clip(np.sqrt(self.clean / np.maximum(
             self.noisy, SDR_FLOOR)), 0.0, 1.0)
+        # The bins' log powers, normalised by the statistics of the
+        # training region (like), as a head would fold them in.
         logs = log_powers(self.noisy, self.data, frames_ahead)
-        mu, sd = logs.mean(0), np.maximum(logs.std(0), 1e-3)
+        if like is None:
+            self.log_stats = logs.mean(0), np.maximum(logs.std(0), 1e-3)
+        else:
+            self.log_stats = like.log_stats
+        mu, sd = self.log_stats
         self.bin_logs = ((logs - mu) / sd).astype(np.float32)
+        # Each frame weighs 1 / its sequence's clean energy, so that every
+        # sequence counts alike, as the quality page's mean over mixtures.
+        self.weights = np.zeros(len(self.noisy))
+        for start, n in self.data.sequences():
+            energy = self.clean[start:start + n].sum()
+            self.weights[start:start + n] = 1.0 / max(energy, SDR_FLOOR)
 
     def tensors(self, rows):
-        return (torch.from_numpy(logit(self.band_gains[rows]).astype(
-                    np.float32)),
-                torch.from_numpy(self.hidden[rows]),
-                torch.from_numpy(self.bin_logs[rows]),
-                [torch.from_numpy(v[rows].astype(np.float32))
-                 for v in (self.noisy, self.clean, self.cross)])
+        """The head's inputs for some frames (band gains' logits, GRU
+        state, bins' log powers) and a dict of what the losses need."""
+        def f32(v):
+            return torch.from_numpy(np.asarray(v, dtype=np.float32))
+        targets = {name: f32(getattr(self, name)[rows])
+                   for name in ("noisy", "clean", "cross", "bin_ideal")}
+        targets["weights"] = f32(self.weights[rows, None])
+        return (f32(logit(self.band_gains[rows])), f32(self.hidden[rows]),
+                f32(self.bin_logs[rows]), targets)
 
     def head_gains(self, head):
         with torch.no_grad():
@@ -203,61 +233,144 @@ class Region:
         per_seq = [10 * np.log10(max(self.clean[s:s + n].sum(), SDR_FLOOR)
                                  / max(err[s:s + n].sum(), SDR_FLOOR))
                    for s, n in self.data.sequences()]
-        sel = self.bin_ideal >= SPEECH_DOMINATED
-        lost = np.maximum(0.0, 20 * np.log10(
-            self.bin_ideal[sel] / np.maximum(g[sel], 1e-6)))
-        return total, float(np.mean(per_seq)), float(lost.mean())
+        # As tests/quality/metrics.py's speech_energy_lost(): where the
+        # clean power exceeds the noise's, 10 log10 (clean / output power)
+        # capped at LOST_CAP_DB either way, weighed by the clean power.
+        noise = error_energy(1.0, self.noisy, self.clean, self.cross)
+        sel = self.clean > noise
+        out = g[sel] ** 2 * self.noisy[sel]
+        lost = np.clip(10 * np.log10((self.clean[sel] + SDR_FLOOR)
+                                     / (out + SDR_FLOOR)),
+                       -LOST_CAP_DB, LOST_CAP_DB)
+        weight = self.clean[sel]
+        return (total, float(np.mean(per_seq)),
+                float((weight * lost).sum() / max(weight.sum(), SDR_FLOOR)))
 
 
-def train_head(head, region, epochs, seed, batch=4096, lr=3e-3):
-    """Adam on the region's error energy over its clean energy, batch by
-    batch over shuffled frames; returns the loss of each epoch."""
+def head_loss(g, t, loss):
+    """"sdr": the error energy over the clean energy, each frame weighed by
+    Region.weights; "gain": train.py's gain loss on the per-bin ideal
+    gains (the band loss, per bin)."""
+    if loss == "gain":
+        no_vad = torch.full(g.shape[:1], 0.5)
+        return loss_terms(g, no_vad, t["bin_ideal"], no_vad)[0]
+    w = t["weights"]
+    return (w * error_energy(g, t["noisy"], t["clean"], t["cross"])).sum() \
+        / (w * t["clean"]).sum().clamp(min=SDR_FLOOR)
+
+
+def chunk_sdr_loss(g, t, unit):
+    """The mean over chunks of 10 log10 (error energy / clean energy): each
+    chunk's own SDR, negated, as the quality page's mean over mixtures
+    counts them (unit: each frame's chunk, 0 .. n_chunks - 1)."""
+    n = int(unit.max()) + 1
+    err = error_energy(g, t["noisy"], t["clean"], t["cross"]).sum(dim=1)
+    err = torch.zeros(n).index_add_(0, unit, err)
+    clean = torch.zeros(n).index_add_(0, unit, t["clean"].sum(dim=1))
+    keep = clean > 0
+    return 10 * torch.log10(err[keep].clamp(min=SDR_FLOOR)
+                            / clean[keep]).mean()
+
+
+def chunks(region):
+    """(first, end) rows of every CHUNK_FRAMES-long piece of every
+    sequence (the last piece of each may be shorter)."""
+    return [(start + k, min(start + k + CHUNK_FRAMES, start + length))
+            for start, length in region.data.sequences()
+            for k in range(0, length, CHUNK_FRAMES)]
+
+
+def batches(region, rng, batch, loss):
+    """Rows (and for "chunks", each row's chunk within the batch) of one
+    epoch's batches: shuffled frames, or whole chunks (chunks())."""
+    if loss != "chunks":
+        order = rng.permutation(len(region.hidden))
+        for i in range(0, len(order), batch):
+            yield order[i:i + batch], None
+        return
+    pieces = chunks(region)
+    order = rng.permutation(len(pieces))
+    per_batch = max(1, batch // CHUNK_FRAMES)
+    for i in range(0, len(order), per_batch):
+        picked = [pieces[j] for j in order[i:i + per_batch]]
+        rows = np.concatenate([np.arange(a, b) for a, b in picked])
+        unit = np.concatenate([np.full(b - a, u)
+                               for u, (a, b) in enumerate(picked)])
+        yield rows, torch.from_numpy(unit)
+
+
+def train_head(head, region, epochs, seed, batch=4096, lr=3e-3, loss="sdr"):
+    """Adam on head_loss() (or chunk_sdr_loss() for "chunks"), batch by
+    batch; returns the loss of each epoch."""
     rng = np.random.default_rng(seed)
     opt = torch.optim.Adam(head.parameters(), lr=lr)
-    n = len(region.hidden)
     losses = []
     for _ in range(epochs):
-        order = rng.permutation(n)
         total, count = 0.0, 0
-        for i in range(0, n, batch):
-            base, hidden, logs, (noisy, clean, cross) = \
-                region.tensors(order[i:i + batch])
+        for rows, unit in batches(region, rng, batch, loss):
+            base, hidden, logs, targets = region.tensors(rows)
             g = head(base, hidden, logs)
-            loss = error_energy(g, noisy, clean, cross).sum() \
-                / clean.sum().clamp(min=SDR_FLOOR)
+            value = chunk_sdr_loss(g, targets, unit) if unit is not None \
+                else head_loss(g, targets, loss)
             opt.zero_grad()
-            loss.backward()
+            value.backward()
             opt.step()
-            total += loss.item() * len(base)
+            total += value.item() * len(base)
             count += len(base)
         losses.append(total / max(count, 1))
     return losses
 
 
+def model_with_head(model_path, head, out_path):
+    """Writes MODEL with a `hidden` head as its bin-gain head: a float32
+    version 3 file (docs/model-format.md), the head a dense layer of
+    linear outputs reading the last GRU."""
+    m = read_model(model_path)
+    if head.mid is not None:
+        sys.exit("bin_head.py: only the hidden head reads the network alone")
+    last_gru = max(i for i, layer in enumerate(m.layers)
+                   if layer["kind"] == GRU)
+    layers = list(m.layers) + [{
+        "kind": DENSE, "input": last_gru + 1, "activation": LINEAR,
+        "weights": [head.out.weight.detach().numpy().astype(np.float32)],
+        "biases": [head.out.bias.detach().numpy().astype(np.float32)]}]
+    blob = model_bytes(m.frame, layers, m.gain_layer, m.vad_layer,
+                       [F32] * len(layers), m.lookahead, m.speech_protection,
+                       bin_layer=len(layers) - 1)
+    with open(out_path, "wb") as f:
+        f.write(blob)
+
+
 def measure(model, train_path, val_path, epochs, seed, hidden_units,
-            frames_ahead):
-    """The table of scores on VAL, as rows (name, parameters, scores)."""
+            frames_ahead, loss="sdr", heads=HEADS):
+    """The table of scores on VAL, as rows (name, parameters, scores), and
+    the heads trained, by name."""
     torch.manual_seed(seed)
     train_data = featfile.FeatureFile(train_path)
     net, _ = net_from_model_file(model, train_data, train_path)
     lookahead = net.sizes.get("lookahead", 0)
     train = Region(net, lookahead, train_path, frames_ahead)
-    val = Region(net, lookahead, val_path, frames_ahead)
+    val = Region(net, lookahead, val_path, frames_ahead, like=train)
     n_bins = train.noisy.shape[1]
     rows = [("band gains (the network's, interpolated)", 0,
              val.scores(val.band_gains))]
-    for name, bin_inputs in (("hidden", 0),
-                             ("hidden+bins", train.bin_logs.shape[1])):
+    trained = {}
+    for name in heads:
+        bin_inputs = 0 if name == "hidden" else train.bin_logs.shape[1]
         head = BinHead(net.gru2.hidden_size, n_bins, bin_inputs, hidden_units)
-        losses = train_head(head, train, epochs, seed)
+        trained[name] = head
+        losses = train_head(head, train, epochs, seed, loss=loss)
         print("%s: training loss by epoch %s" % (
             name, " ".join("%.4f" % v for v in losses)))
         rows.append(("head: " + name, head.n_params(),
                      val.scores(val.head_gains(head))))
+    # More suppression everywhere, no resolution: the trade-off line the
+    # heads are to be read against.
+    rows.append(("band gains squared", 0, val.scores(val.band_gains ** 2)))
     rows.append(("ideal band gains, interpolated", 0,
                  val.scores(val.band_ideal)))
     rows.append(("ideal bin gains (<= 1)", 0, val.scores(val.bin_ideal)))
-    return n_bins, val, rows
+    return n_bins, val, rows, trained
 
 
 def print_table(n_bins, val, rows):
@@ -327,11 +440,23 @@ def self_check(features_tool, model):
         if not per_bin > band:
             failures.append("ideal bin gains (%.2f dB) do not beat ideal "
                             "band gains (%.2f dB)" % (per_bin, band))
-        losses = train_head(head, region, 30, 0, batch=256)
-        if not losses[-1] < losses[0]:
-            failures.append("training did not lower the loss: %s" % losses)
-        n_bins, val, rows = measure(model, paths[0], paths[1], 2, 0, 16, 1)
-        if len(rows) != 5 or not all(np.isfinite(v) for r in rows
+        for loss in ("sdr", "gain", "chunks"):
+            losses = train_head(head, region, 30, 0, batch=256, loss=loss)
+            if not losses[-1] < losses[0]:
+                failures.append("training on the %s loss did not lower it: "
+                                "%s" % (loss, losses))
+        n_bins, val, rows, trained = measure(model, paths[0], paths[1], 2, 0,
+                                             16, 1)
+        # The hidden head as a model file's bin-gain head, read back.
+        out = os.path.join(tmp, "with-head.rnnm")
+        model_with_head(model, trained["hidden"], out)
+        back = read_model(out)
+        weight = trained["hidden"].out.weight.detach().numpy()
+        if back.bin_layer != len(back.layers) - 1 or not np.array_equal(
+                back.layers[-1]["weights"][0], weight.astype(np.float32)):
+            failures.append("the head written is not the head trained "
+                            "(bin_layer %d)" % back.bin_layer)
+        if len(rows) != 6 or not all(np.isfinite(v) for r in rows
                                      for v in r[2]):
             failures.append("the table is incomplete: %s" % rows)
     return failures
@@ -349,6 +474,14 @@ def main():
                         help="units of the hidden+bins head's tanh layer")
     parser.add_argument("--frames-ahead", type=int, default=1,
                         help="frames ahead whose bin powers the head reads")
+    parser.add_argument("--loss", choices=("sdr", "gain", "chunks"),
+                        default="sdr",
+                        help="what the heads learn (see head_loss())")
+    parser.add_argument("--heads", default=",".join(HEADS),
+                        help="the heads to train, of %s" % ", ".join(HEADS))
+    parser.add_argument("--save", metavar="OUT.rnnm",
+                        help="write MODEL with the hidden head as its "
+                        "bin-gain head")
     args = parser.parse_args()
     torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
     if args.self_check:
@@ -359,9 +492,18 @@ def main():
         return 1 if failures else 0
     if len(args.paths) != 3:
         parser.error("expected MODEL.rnnm TRAIN.rndf VAL.rndf")
-    n_bins, val, rows = measure(*args.paths, args.epochs, args.seed,
-                                args.hidden, args.frames_ahead)
+    heads = args.heads.split(",")
+    if any(h not in HEADS for h in heads) or (args.save
+                                              and "hidden" not in heads):
+        parser.error("--heads: some of %s (hidden with --save)"
+                     % ", ".join(HEADS))
+    n_bins, val, rows, trained = measure(
+        *args.paths, args.epochs, args.seed, args.hidden, args.frames_ahead,
+        args.loss, heads)
     print_table(n_bins, val, rows)
+    if args.save:
+        model_with_head(args.paths[0], trained["hidden"], args.save)
+        print("bin_head.py: %s: the model with the hidden head" % args.save)
     return 0
 
 

@@ -16,7 +16,12 @@ INPUT_FEATURES = 0
 MAGIC = b"RNDM"
 # Version 2 adds the speech protection the network was tuned with (a
 # float32 after version 1's header); a file without one is version 1.
-HEADER_SIZE = {1: 48, 2: 52}
+# Version 3 adds the index of a bin-gain head (a u32 after version 2's
+# header; 0 for none).
+HEADER_SIZE = {1: 48, 2: 52, 3: 56}
+# The speech protection a version 1 file stands for (and a version 3 file
+# names when none is given).
+DEFAULT_SPEECH_PROTECTION = 1.0
 RECORD_SIZE = 48
 # The largest speech protection a file may name (the processor's range); a
 # version 1 file names none and stands for 1.
@@ -64,22 +69,35 @@ def int8_weight_types(n_layers):
 
 
 def model_bytes(frame, layers, gain_layer, vad_layer, weight_types,
-                lookahead=0, speech_protection=None):
+                lookahead=0, speech_protection=None, bin_layer=0):
     """The whole model file as bytes, checksum included; weight_types has
     one entry (F32, S8 or S8X8) per layer; lookahead is the frames the
     network reads past the current one (its layer 0 then reads
     n_features x (1 + lookahead) values); speech_protection, if given, is
     the one the processor starts with (a version 2 file; None writes
-    version 1, which names none)."""
+    version 1, which names none); bin_layer, if not 0, is the index of the
+    bin-gain head (a version 3 file, naming speech_protection or 1)."""
     if not 0 <= lookahead <= MAX_LOOKAHEAD:
         raise ValueError("lookahead %d is outside 0..%d"
                          % (lookahead, MAX_LOOKAHEAD))
     version = 1
+    if bin_layer and speech_protection is None:
+        speech_protection = DEFAULT_SPEECH_PROTECTION
     if speech_protection is not None:
         if not 0 <= speech_protection <= MAX_SPEECH_PROTECTION:
             raise ValueError("speech protection %g is outside 0..%g"
                              % (speech_protection, MAX_SPEECH_PROTECTION))
         version = 2
+    if bin_layer:
+        head = layers[bin_layer] if bin_layer < len(layers) else None
+        if head is None or head["kind"] != DENSE \
+                or head["activation"] != LINEAR \
+                or head["input"] == INPUT_FEATURES \
+                or bin_layer in (gain_layer, vad_layer):
+            raise ValueError("bin layer %d is not a dense layer of its own "
+                             "with linear outputs reading a layer"
+                             % bin_layer)
+        version = 3
     n_bands = frame["n_bands"]
     edges = struct.pack("<%dH" % (n_bands + 1), *frame["band_edges"])
     edges += b"\0" * (-len(edges) % 4)
@@ -109,17 +127,20 @@ def model_bytes(frame, layers, gain_layer, vad_layer, weight_types,
         "<11I", version, size, frame["sample_rate"], frame["hop"],
         frame["window"], n_bands, frame["feature_layout_id"], len(layers),
         gain_layer, vad_layer, lookahead)
-    if version == 2:
+    if version >= 2:
         head += struct.pack("<f", speech_protection)
+    if version >= 3:
+        head += struct.pack("<I", bin_layer)
     body = head + edges + records + bytes(data)
     assert len(body) + 4 == size
     return body + struct.pack("<I", zlib.crc32(body))
 
 
 # What read_model() gives: model_bytes()'s arguments but the weight types;
-# speech_protection is None for a version 1 file.
+# speech_protection is None for a version 1 file, bin_layer 0 before
+# version 3.
 ModelFile = namedtuple("ModelFile", "frame layers gain_layer vad_layer "
-                       "lookahead speech_protection")
+                       "lookahead speech_protection bin_layer")
 
 
 def read_model(path):
@@ -133,11 +154,13 @@ def read_model(path):
     (version, _, rate, hop, window, n_bands, layout, n_layers, gain_layer,
      vad_layer, lookahead) = struct.unpack_from("<11I", data, 4)
     if version not in HEADER_SIZE:
-        sys.exit("%s: format version %d, this reads 1 and 2" % (path, version))
-    speech_protection = None
-    if version == 2:
+        sys.exit("%s: format version %d, this reads 1 to 3" % (path, version))
+    speech_protection, bin_layer = None, 0
+    if version >= 2:
         # Right after version 1's header.
         speech_protection = struct.unpack_from("<f", data, HEADER_SIZE[1])[0]
+    if version >= 3:
+        bin_layer = struct.unpack_from("<I", data, HEADER_SIZE[2])[0]
     header = HEADER_SIZE[version]
     edges = struct.unpack_from("<%dH" % (n_bands + 1), data, header)
     table = header + 2 * (n_bands + 1) + (-2 * (n_bands + 1) % 4)
@@ -164,7 +187,7 @@ def read_model(path):
                        "weights": [m.astype(np.float32) for m in mats],
                        "biases": [v.astype(np.float32) for v in vecs]})
     return ModelFile(frame, layers, gain_layer, vad_layer, lookahead,
-                     speech_protection)
+                     speech_protection, bin_layer)
 
 
 def bounded_inputs(layers, i):

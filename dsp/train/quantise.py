@@ -41,7 +41,7 @@ def main():
         types = int8_weight_types(len(model.layers))
     blob = model_bytes(model.frame, model.layers, model.gain_layer,
                        model.vad_layer, types, model.lookahead,
-                       model.speech_protection)
+                       model.speech_protection, model.bin_layer)
     with open(args.out, "wb") as f:
         f.write(blob)
     changed = [str(i) for i, t in enumerate(types) if t != F32]

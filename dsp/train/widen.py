@@ -44,7 +44,7 @@ def net_from_model_file(path, train, train_path):
     """A DenoiseNet holding a float32 model file's weights, normalised by
     the training features' statistics (repeated for each frame a network
     with lookahead reads), and the file's frame layout."""
-    frame, layers, gain_layer, vad_layer, lookahead, _ = read_model(path)
+    frame, layers, gain_layer, vad_layer, lookahead = read_model(path)[:5]
     kinds = [(l["kind"], l["input"]) for l in layers]
     if (kinds != [(DENSE, INPUT_FEATURES), (GRU, 1), (GRU, 2), (DENSE, 3),
                   (DENSE, 3)] or (gain_layer, vad_layer) != (3, 4)):

@@ -102,7 +102,7 @@ def check_export(folder, trained, feats, forward_tool, name, lookahead):
     in_header = struct.unpack_from("<I", head, 44)[0]
     check(in_header == lookahead, "its header says lookahead %d"
           % in_header)
-    _, layers, _, _, read_ahead, _ = modelfile.read_model(at(name + ".rnnm"))
+    _, layers, _, _, read_ahead = modelfile.read_model(at(name + ".rnnm"))[:5]
     check(read_ahead == lookahead
           and layers[0]["weights"][0].shape[1] == (1 + lookahead) * n,
           "its layer 0 reads %d x %d features (%d)"

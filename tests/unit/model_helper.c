@@ -50,7 +50,9 @@ model_helper_spec_init_default (ModelHelperSpec *spec,
   n_features = dsp_feature_layout_n_features (spec->config.feature_layout_id,
       spec->config.n_bands);
   spec->weight_type = weight_type;
-  spec->version = DSP_MODEL_FORMAT_VERSION;
+  /* Version 2, as the shipped models: version 3 only adds the bin-gain
+   * head, which a spec asks for with bin_layer. */
+  spec->version = 2;
   spec->speech_protection = DSP_DEFAULT_SPEECH_PROTECTION;
   spec->seed = seed;
   spec->n_layers = 5;
@@ -193,6 +195,8 @@ model_helper_build (const ModelHelperSpec *spec)
   append_u32 (out, spec->lookahead);
   if (spec->version >= 2)
     append_f32 (out, spec->speech_protection);
+  if (spec->version >= 3)
+    append_u32 (out, spec->bin_layer);
   for (i = 0; i <= spec->config.n_bands; i++) {
     guint16 le = GUINT16_TO_LE (spec->config.band_edges[i]);
 
@@ -356,15 +360,18 @@ model_helper_put_u32 (guint8 *data, gsize offset, guint32 value)
 
 /**
  * model_helper_header_size:
- * @data: a model file of version 1 or 2.
+ * @data: a model file of version 1, 2 or 3.
  *
  * Returns: the length of its header: where its band edges start.
  */
 gsize
 model_helper_header_size (const guint8 *data)
 {
-  return model_helper_get_u32 (data, 4) == 1 ? DSP_MODEL_HEADER_SIZE_V1
-                                             : DSP_MODEL_HEADER_SIZE;
+  guint32 version = model_helper_get_u32 (data, 4);
+
+  if (version == 1)
+    return DSP_MODEL_HEADER_SIZE_V1;
+  return version == 2 ? DSP_MODEL_HEADER_SIZE : DSP_MODEL_HEADER_SIZE_V3;
 }
 
 /**
@@ -496,4 +503,37 @@ done:
   g_free (contents);
   g_free (path);
   return result;
+}
+
+/**
+ * model_helper_bin_head_model:
+ * @n_bins: the head's outputs.
+ * @bias: every output's bias.
+ * @size: (out): the file's length.
+ *
+ * The default model (seed 9) as version 3 with a bin-gain head, layer 5: a
+ * dense layer of @n_bins linear outputs reading the last GRU (layer 2),
+ * its weights zero and its biases @bias, so that its outputs are @bias.
+ *
+ * Returns: (transfer full): the file's bytes.
+ */
+guint8 *
+model_helper_bin_head_model (guint n_bins, gfloat bias, gsize *size)
+{
+  ModelHelperSpec spec;
+  GBytes *bytes;
+  guint8 *data;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 9);
+  spec.version = 3;
+  spec.bin_layer = 5;
+  spec.n_layers = 6;
+  spec.layers[5] = (ModelHelperLayer){ DSP_LAYER_DENSE, 3, 32, n_bins,
+    DSP_ACTIVATION_LINEAR };
+  bytes = model_helper_build (&spec);
+  data = g_bytes_unref_to_data (bytes, size);
+  model_helper_fill_weights (data, 5, 0, 32, 0.0f);
+  model_helper_fill_bias (data, 5, bias);
+  model_helper_fix_size_and_checksum (data, *size);
+  return data;
 }

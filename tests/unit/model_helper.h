@@ -48,10 +48,12 @@ typedef struct
    * and draw the others as the same spec without lookahead does: the
    * network computes what that one does. */
   gboolean ignore_lookahead;
-  /* The header's version (1: no speech_protection field) and, for
-   * version 2, its speech_protection. */
+  /* The header's version (1: no speech_protection field; 2, the default;
+   * 3: a bin_layer field too), from version 2 its speech_protection, and
+   * in version 3 the index of the bin-gain head (0: none). */
   guint32 version;
   gfloat speech_protection;
+  guint bin_layer;
   guint32 seed;
 } ModelHelperSpec;
 
@@ -71,6 +73,8 @@ void model_helper_fill_weights (guint8 *data, guint layer, guint first_column,
 void model_helper_fill_bias (guint8 *data, guint layer, gfloat value);
 
 GBytes *model_helper_random_model (DspWeightType weight_type, guint32 seed);
+
+guint8 *model_helper_bin_head_model (guint n_bins, gfloat bias, gsize *size);
 
 guint32 model_helper_get_u32 (const guint8 *data, gsize offset);
 

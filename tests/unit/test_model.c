@@ -363,6 +363,75 @@ START_TEST (test_speech_protection_field)
 }
 END_TEST
 
+/* A version 3 file names a bin-gain head: its outputs, read after a
+ * forward pass, are the corrections of the first bins; bin_layer 0 is
+ * none; a head that is not a dense layer of its own with linear outputs,
+ * at most one per bin, reading a layer, is refused. */
+START_TEST (test_bin_head)
+{
+  gfloat features[36] = { 0 }, hidden[56] = { 0 }, gains[2][24], vad;
+  gfloat *scratch;
+  const gfloat *d;
+  DspModel *m;
+  guint8 *data;
+  gsize size;
+  guint i;
+
+  data = model_helper_bin_head_model (20, 0.75f, &size);
+  m = dsp_model_new_from_bytes (g_bytes_new_static (data, size), NULL);
+  ck_assert (m != NULL);
+  ck_assert_uint_eq (dsp_model_get_format_version (m), 3);
+  ck_assert_uint_eq (dsp_model_get_bin_layer (m), 5);
+  ck_assert_uint_eq (dsp_model_get_n_bin_gains (m), 20);
+  scratch = g_new (gfloat, dsp_model_scratch_size (m, 2));
+  dsp_model_forward (m, features, hidden, 1, gains[0], &vad, scratch);
+  d = dsp_model_get_bin_corrections (m, scratch, 1, 0);
+  ck_assert (d != NULL);
+  for (i = 0; i < 20; i++)
+    ck_assert_float_eq (d[i], 0.75f);
+  g_free (scratch);
+  dsp_model_unref (m);
+
+  /* bin_layer 0: no head; the layer is there but nothing reads it. */
+  model_helper_put_u32 (data, DSP_MODEL_HEADER_SIZE, 0);
+  model_helper_fix_size_and_checksum (data, size);
+  m = dsp_model_new_from_bytes (g_bytes_new_static (data, size), NULL);
+  ck_assert (m != NULL);
+  ck_assert_uint_eq (dsp_model_get_n_bin_gains (m), 0);
+  scratch = g_new (gfloat, dsp_model_scratch_size (m, 1));
+  ck_assert (dsp_model_get_bin_corrections (m, scratch, 1, 0) == NULL);
+  g_free (scratch);
+  dsp_model_unref (m);
+
+  /* The gain head, the VAD head, a missing layer, a GRU. */
+  model_helper_put_u32 (data, DSP_MODEL_HEADER_SIZE, 3);
+  model_helper_fix_size_and_checksum (data, size);
+  assert_refused (data, size, DSP_ERROR_CORRUPT, "bin_layer 3 is a dense");
+  model_helper_put_u32 (data, DSP_MODEL_HEADER_SIZE, 4);
+  model_helper_fix_size_and_checksum (data, size);
+  assert_refused (data, size, DSP_ERROR_CORRUPT, "bin_layer 4");
+  model_helper_put_u32 (data, DSP_MODEL_HEADER_SIZE, 6);
+  model_helper_fix_size_and_checksum (data, size);
+  assert_refused (data, size, DSP_ERROR_CORRUPT,
+      "bin_layer 6, the model has 6 layers");
+  model_helper_put_u32 (data, DSP_MODEL_HEADER_SIZE, 2);
+  model_helper_fix_size_and_checksum (data, size);
+  assert_refused (data, size, DSP_ERROR_CORRUPT, "bin_layer 2 is a gru");
+  /* A sigmoid head. */
+  model_helper_put_u32 (data, DSP_MODEL_HEADER_SIZE, 5);
+  model_helper_put_u32 (data, model_helper_layer_record (data, 5) + 16,
+      DSP_ACTIVATION_SIGMOID);
+  model_helper_fix_size_and_checksum (data, size);
+  assert_refused (data, size, DSP_ERROR_CORRUPT, "sigmoid outputs");
+  g_free (data);
+
+  /* More outputs than the 481 bins of a 960-sample window. */
+  data = model_helper_bin_head_model (482, 0.0f, &size);
+  assert_refused (data, size, DSP_ERROR_CORRUPT, "1..481 linear outputs");
+  g_free (data);
+}
+END_TEST
+
 /* The id follows the contents: same bytes, same id; other weights, other
  * id. */
 START_TEST (test_model_id)
@@ -515,7 +584,7 @@ typedef struct
 /* clang-format off */
 static const Corruption corruptions[] = {
   { "magic", HEADER, 0, 0x4d444e58, NO_FIX, DSP_ERROR_CORRUPT, "magic" },
-  { "version", HEADER, 4, 3, NO_FIX, DSP_ERROR_UNSUPPORTED, "version 3" },
+  { "version", HEADER, 4, 4, NO_FIX, DSP_ERROR_UNSUPPORTED, "version 4" },
   { "version zero", HEADER, 4, 0, NO_FIX, DSP_ERROR_UNSUPPORTED,
     "version 0" },
   { "version down", HEADER, 4, 1, FIX, DSP_ERROR_INVALID, "band_edges" },
@@ -1014,6 +1083,7 @@ model_suite (void)
   tcase_add_test (tc, test_accessors);
   tcase_add_test (tc, test_model_id);
   tcase_add_test (tc, test_speech_protection_field);
+  tcase_add_test (tc, test_bin_head);
   tcase_add_loop_test (tc, test_lookahead_model, 0, DSP_MAX_LOOKAHEAD);
   suite_add_tcase (s, tc);
 

@@ -1202,6 +1202,62 @@ assert_within (const gfloat *got, const gfloat *want, gsize n, gfloat tolerance)
  * latency is one hop more than the same network's without lookahead, and
  * its history one frame more per channel (spectrum and feature row; layout
  * 1 tracks no floor) and the count of frames seen. */
+/* The output of a mono processor over make_signal() with the bin-gain
+ * head model of @bias, its head named (or, with @unnamed, bin_layer 0: the
+ * same network without a head); its energy in @energy. */
+static gfloat *
+run_bin_head (gfloat bias, gboolean unnamed, gdouble *energy)
+{
+  gsize size;
+  guint8 *data = model_helper_bin_head_model (20, bias, &size);
+  DspModel *model;
+  DspProcessor *p;
+  gfloat *x = make_signal (SIGNAL_SAMPLES, 1, 5);
+  gfloat *y = g_new0 (gfloat, SIGNAL_SAMPLES);
+  guint i;
+
+  if (unnamed) {
+    model_helper_put_u32 (data, DSP_MODEL_HEADER_SIZE, 0);
+    model_helper_fix_size_and_checksum (data, size);
+  }
+  model = model_from_data (data, size);
+  p = dsp_processor_new (model, 1, NULL);
+  dsp_processor_process (p, x, y, SIGNAL_SAMPLES, NULL, NULL, 0, NULL);
+  *energy = 0.0;
+  for (i = 0; i < SIGNAL_SAMPLES; i++)
+    *energy += (gdouble) y[i] * y[i];
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+  g_free (x);
+  return y;
+}
+
+/* A bin-gain head corrects the first 20 bins (0..1 kHz), where the test
+ * signal's harmonics lie, in the logit domain: zero corrections leave the
+ * band gains (to rounding), large negative ones close those bins, large
+ * positive ones open them. */
+START_TEST (test_bin_head_corrects_low_bins)
+{
+  gdouble none, zero, closed, opened, diff = 0.0;
+  gfloat *y_none = run_bin_head (0.0f, TRUE, &none);
+  gfloat *y_zero = run_bin_head (0.0f, FALSE, &zero);
+  gfloat *y_closed = run_bin_head (-30.0f, FALSE, &closed);
+  gfloat *y_opened = run_bin_head (30.0f, FALSE, &opened);
+  guint i;
+
+  ck_assert (none > 0.0);
+  for (i = 0; i < SIGNAL_SAMPLES; i++)
+    diff = MAX (diff, fabs (y_none[i] - y_zero[i]));
+  ck_assert_msg (diff < 1e-4, "a zero head moved a sample by %g", diff);
+  ck_assert_msg (closed < 0.1 * none, "closed: %g of %g", closed, none);
+  ck_assert_msg (opened > 1.2 * none, "opened: %g of %g", opened, none);
+  g_free (y_none);
+  g_free (y_zero);
+  g_free (y_closed);
+  g_free (y_opened);
+}
+END_TEST
+
 START_TEST (test_lookahead_passes_through)
 {
   guint channels = 2, n = 12000, n_bins = HOP + 1, n_features = 36;
@@ -1677,6 +1733,7 @@ processor_suite (void)
 
   tc = tcase_create ("lookahead");
   tcase_add_test (tc, test_lookahead_passes_through);
+  tcase_add_test (tc, test_bin_head_corrects_low_bins);
   tcase_add_loop_test (tc, test_lookahead_alignment, 0, DSP_MAX_LOOKAHEAD);
   tcase_add_loop_test (tc, test_lookahead_ignored_gives_plain_output, 0,
       DSP_MAX_LOOKAHEAD);
