@@ -5,6 +5,8 @@ gains, measured on features files before anything is built in C.
 
     bin_head.py MODEL.rnnm TRAIN.rndf VAL.rndf [--epochs E] [--seed S]
                 [--hidden H] [--frames-ahead A] [--loss sdr|gain|chunks]
+                [--speech-weight W] [--heads hidden,hidden+bins]
+                [--save OUT.rnnm]
     bin_head.py --self-check FEATURES_TOOL MODEL.rnnm
 
 MODEL.rnnm is a float32 model file (the shipped network's twin); each
@@ -34,7 +36,9 @@ gain, train.py's gain loss on the per-bin ideal gains instead (the band
 loss, per bin: it weighs speech removed more than noise left); with
 --loss chunks, the mean over 5 s chunks of each chunk's error energy over
 its clean energy in dB (each chunk's own SDR, as the quality page
-averages mixtures' SDRs, rather than one SDR over all). On VAL it
+averages mixtures' SDRs, rather than one SDR over all), plus W times the
+speech lost in dB (--speech-weight; as the scores below count it, losses
+only). On VAL it
 prints, for the baseline, both heads, the baseline squared (more
 suppression, no resolution: the trade-off line to read the heads against)
 and the ideal gains (per band, interpolated, and per bin, sqrt (|S|^2 /
@@ -42,14 +46,16 @@ and the ideal gains (per band, interpolated, and per bin, sqrt (|S|^2 /
 sequence's SDR (as the quality page averages mixtures), and the speech
 energy lost in its speech-dominated bins (clean power above the noise's:
 10 log10 of clean over output power, weighed by the clean power, as the
-quality page counts it). Nothing is written: this is a measurement, for
-docs/model.md.
+quality page counts it), for docs/model.md. --save writes MODEL with the
+`hidden` head as its bin-gain head (a version 3 model file,
+docs/model-format.md), for the element to run.
 
 --self-check makes two short features files with FEATURES_TOOL from
 synthetic speech and noise and checks that a zero head gives the band
 gains exactly, that the per-bin ideal beats the interpolated band ideal,
-that training lowers the head's loss, and that the error energy from the
-bins file equals the one from the spectra.
+that training lowers the head's loss (each loss), that the error energy
+from the bins file equals the one from the spectra, and that --save
+writes the head trained.
 """
 
 import argparse
@@ -259,17 +265,34 @@ def head_loss(g, t, loss):
         / (w * t["clean"]).sum().clamp(min=SDR_FLOOR)
 
 
-def chunk_sdr_loss(g, t, unit):
+def speech_lost_term(g, t):
+    """The speech lost in dB where the speech dominates, as scores() counts
+    it but only the losses (a gain above the speech is not a credit),
+    weighed by the clean power."""
+    noise = error_energy(1.0, t["noisy"], t["clean"], t["cross"])
+    weight = torch.where(t["clean"] > noise, t["clean"],
+                         torch.zeros_like(t["clean"]))
+    lost = torch.clamp(10 * torch.log10((t["clean"] + SDR_FLOOR)
+                                        / (g * g * t["noisy"] + SDR_FLOOR)),
+                       0.0, LOST_CAP_DB)
+    return (weight * lost).sum() / weight.sum().clamp(min=SDR_FLOOR)
+
+
+def chunk_sdr_loss(g, t, unit, speech_weight=0.0):
     """The mean over chunks of 10 log10 (error energy / clean energy): each
     chunk's own SDR, negated, as the quality page's mean over mixtures
-    counts them (unit: each frame's chunk, 0 .. n_chunks - 1)."""
+    counts them (unit: each frame's chunk, 0 .. n_chunks - 1); plus
+    speech_weight times speech_lost_term()."""
     n = int(unit.max()) + 1
     err = error_energy(g, t["noisy"], t["clean"], t["cross"]).sum(dim=1)
     err = torch.zeros(n).index_add_(0, unit, err)
     clean = torch.zeros(n).index_add_(0, unit, t["clean"].sum(dim=1))
     keep = clean > 0
-    return 10 * torch.log10(err[keep].clamp(min=SDR_FLOOR)
-                            / clean[keep]).mean()
+    sdr = 10 * torch.log10(err[keep].clamp(min=SDR_FLOOR)
+                           / clean[keep]).mean()
+    if speech_weight > 0:
+        sdr = sdr + speech_weight * speech_lost_term(g, t)
+    return sdr
 
 
 def chunks(region):
@@ -299,9 +322,10 @@ def batches(region, rng, batch, loss):
         yield rows, torch.from_numpy(unit)
 
 
-def train_head(head, region, epochs, seed, batch=4096, lr=3e-3, loss="sdr"):
-    """Adam on head_loss() (or chunk_sdr_loss() for "chunks"), batch by
-    batch; returns the loss of each epoch."""
+def train_head(head, region, epochs, seed, batch=4096, lr=3e-3, loss="sdr",
+               speech_weight=0.0):
+    """Adam on head_loss() (or chunk_sdr_loss() for "chunks", with
+    speech_weight), batch by batch; returns the loss of each epoch."""
     rng = np.random.default_rng(seed)
     opt = torch.optim.Adam(head.parameters(), lr=lr)
     losses = []
@@ -310,8 +334,8 @@ def train_head(head, region, epochs, seed, batch=4096, lr=3e-3, loss="sdr"):
         for rows, unit in batches(region, rng, batch, loss):
             base, hidden, logs, targets = region.tensors(rows)
             g = head(base, hidden, logs)
-            value = chunk_sdr_loss(g, targets, unit) if unit is not None \
-                else head_loss(g, targets, loss)
+            value = chunk_sdr_loss(g, targets, unit, speech_weight) \
+                if unit is not None else head_loss(g, targets, loss)
             opt.zero_grad()
             value.backward()
             opt.step()
@@ -342,7 +366,7 @@ def model_with_head(model_path, head, out_path):
 
 
 def measure(model, train_path, val_path, epochs, seed, hidden_units,
-            frames_ahead, loss="sdr", heads=HEADS):
+            frames_ahead, loss="sdr", heads=HEADS, speech_weight=0.0):
     """The table of scores on VAL, as rows (name, parameters, scores), and
     the heads trained, by name."""
     torch.manual_seed(seed)
@@ -359,7 +383,8 @@ def measure(model, train_path, val_path, epochs, seed, hidden_units,
         bin_inputs = 0 if name == "hidden" else train.bin_logs.shape[1]
         head = BinHead(net.gru2.hidden_size, n_bins, bin_inputs, hidden_units)
         trained[name] = head
-        losses = train_head(head, train, epochs, seed, loss=loss)
+        losses = train_head(head, train, epochs, seed, loss=loss,
+                            speech_weight=speech_weight)
         print("%s: training loss by epoch %s" % (
             name, " ".join("%.4f" % v for v in losses)))
         rows.append(("head: " + name, head.n_params(),
@@ -440,8 +465,10 @@ def self_check(features_tool, model):
         if not per_bin > band:
             failures.append("ideal bin gains (%.2f dB) do not beat ideal "
                             "band gains (%.2f dB)" % (per_bin, band))
-        for loss in ("sdr", "gain", "chunks"):
-            losses = train_head(head, region, 30, 0, batch=256, loss=loss)
+        for loss, weight in (("sdr", 0), ("gain", 0), ("chunks", 0),
+                             ("chunks", 1)):
+            losses = train_head(head, region, 30, 0, batch=256, loss=loss,
+                                speech_weight=weight)
             if not losses[-1] < losses[0]:
                 failures.append("training on the %s loss did not lower it: "
                                 "%s" % (loss, losses))
@@ -477,6 +504,9 @@ def main():
     parser.add_argument("--loss", choices=("sdr", "gain", "chunks"),
                         default="sdr",
                         help="what the heads learn (see head_loss())")
+    parser.add_argument("--speech-weight", type=float, default=0.0,
+                        help="with --loss chunks: weight of the speech "
+                        "lost (dB) in the loss")
     parser.add_argument("--heads", default=",".join(HEADS),
                         help="the heads to train, of %s" % ", ".join(HEADS))
     parser.add_argument("--save", metavar="OUT.rnnm",
@@ -499,7 +529,7 @@ def main():
                      % ", ".join(HEADS))
     n_bins, val, rows, trained = measure(
         *args.paths, args.epochs, args.seed, args.hidden, args.frames_ahead,
-        args.loss, heads)
+        args.loss, heads, args.speech_weight)
     print_table(n_bins, val, rows)
     if args.save:
         model_with_head(args.paths[0], trained["hidden"], args.save)
