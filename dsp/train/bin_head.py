@@ -60,6 +60,7 @@ writes the head trained.
 
 import argparse
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -73,6 +74,7 @@ from modelfile import DENSE, F32, GRU, LINEAR, model_bytes, read_model
 from train import gather, loss_terms
 from widen import net_from_model_file
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 CHUNK_FRAMES = 500  # 5 s: the "chunks" loss's unit, a short mixture
 HEADS = ("hidden", "hidden+bins")
 # Gains are held in [LOGIT_FLOOR, 1 - LOGIT_FLOOR] before their logit, as
@@ -483,6 +485,17 @@ def self_check(features_tool, model):
                 back.layers[-1]["weights"][0], weight.astype(np.float32)):
             failures.append("the head written is not the head trained "
                             "(bin_layer %d)" % back.bin_layer)
+        # quantise.py keeps the head: version 3, the same bin_layer.
+        q = os.path.join(tmp, "with-head-int8x8.rnnm")
+        subprocess.run([sys.executable, os.path.join(HERE, "quantise.py"),
+                        out, q], check=True, stdout=subprocess.DEVNULL)
+        with open(q, "rb") as f:
+            header = f.read(56)
+        version, = struct.unpack_from("<I", header, 4)
+        bin_layer, = struct.unpack_from("<I", header, 52)
+        if (version, bin_layer) != (3, back.bin_layer):
+            failures.append("quantise.py wrote version %d, bin_layer %d"
+                            % (version, bin_layer))
         if len(rows) != 6 or not all(np.isfinite(v) for r in rows
                                      for v in r[2]):
             failures.append("the table is incomplete: %s" % rows)
