@@ -373,12 +373,15 @@ START_TEST (test_bin_head)
   gfloat *scratch;
   const gfloat *d;
   DspModel *m;
+  GBytes *bytes;
   guint8 *data;
   gsize size;
   guint i;
 
   data = model_helper_bin_head_model (20, 0.75f, &size);
-  m = dsp_model_new_from_bytes (g_bytes_new_static (data, size), NULL);
+  bytes = g_bytes_new_static (data, size);
+  m = dsp_model_new_from_bytes (bytes, NULL);
+  g_bytes_unref (bytes);
   ck_assert (m != NULL);
   ck_assert_uint_eq (dsp_model_get_format_version (m), 3);
   ck_assert_uint_eq (dsp_model_get_bin_layer (m), 5);
@@ -395,7 +398,9 @@ START_TEST (test_bin_head)
   /* bin_layer 0: no head; the layer is there but nothing reads it. */
   model_helper_put_u32 (data, DSP_MODEL_HEADER_SIZE, 0);
   model_helper_fix_size_and_checksum (data, size);
-  m = dsp_model_new_from_bytes (g_bytes_new_static (data, size), NULL);
+  bytes = g_bytes_new_static (data, size);
+  m = dsp_model_new_from_bytes (bytes, NULL);
+  g_bytes_unref (bytes);
   ck_assert (m != NULL);
   ck_assert_uint_eq (dsp_model_get_n_bin_gains (m), 0);
   scratch = g_new (gfloat, dsp_model_scratch_size (m, 1));
