@@ -54,8 +54,9 @@ docs/model-format.md), for the element to run.
 synthetic speech and noise and checks that a zero head gives the band
 gains exactly, that the per-bin ideal beats the interpolated band ideal,
 that training lowers the head's loss (each loss), that the error energy
-from the bins file equals the one from the spectra, and that --save
-writes the head trained.
+from the bins file equals the one from the spectra, that --save
+writes the head trained (in place of the head MODEL has, if any) and that
+the network read from a file with a head is the one without it.
 """
 
 import argparse
@@ -354,9 +355,16 @@ def model_with_head(model_path, head, out_path):
     m = read_model(model_path)
     if head.mid is not None:
         sys.exit("bin_head.py: only the hidden head reads the network alone")
-    last_gru = max(i for i, layer in enumerate(m.layers)
+    # A head MODEL already has is replaced (the network ran without it).
+    layers = list(m.layers)
+    if m.bin_layer:
+        if m.bin_layer != len(layers) - 1:
+            sys.exit("bin_head.py: %s: its bin-gain head is not its last "
+                     "layer" % model_path)
+        layers = layers[:-1]
+    last_gru = max(i for i, layer in enumerate(layers)
                    if layer["kind"] == GRU)
-    layers = list(m.layers) + [{
+    layers = layers + [{
         "kind": DENSE, "input": last_gru + 1, "activation": LINEAR,
         "weights": [head.out.weight.detach().numpy().astype(np.float32)],
         "biases": [head.out.bias.detach().numpy().astype(np.float32)]}]
@@ -485,6 +493,22 @@ def self_check(features_tool, model):
                 back.layers[-1]["weights"][0], weight.astype(np.float32)):
             failures.append("the head written is not the head trained "
                             "(bin_layer %d)" % back.bin_layer)
+        # A file that has a head gets the new one in its place, and the
+        # network read from it leaves the head out.
+        again = os.path.join(tmp, "head-replaced.rnnm")
+        zero_head = BinHead(net.gru2.hidden_size, 20, 0)
+        model_with_head(out, zero_head, again)
+        twice = read_model(again)
+        if len(twice.layers) != len(back.layers) or np.any(
+                twice.layers[-1]["weights"][0]):
+            failures.append("--save on a file with a head did not replace "
+                            "it (%d layers, were %d)"
+                            % (len(twice.layers), len(back.layers)))
+        net_back, _ = net_from_model_file(out, data, paths[0])
+        if not np.array_equal(Region(net_back, lookahead, paths[0],
+                                     1).band_gains, region.band_gains):
+            failures.append("the network read from a file with a head "
+                            "gives other band gains")
         # quantise.py keeps the head: version 3, the same bin_layer.
         q = os.path.join(tmp, "with-head-int8x8.rnnm")
         subprocess.run([sys.executable, os.path.join(HERE, "quantise.py"),

@@ -76,6 +76,12 @@
 # noise without its loss on the trained kinds, and the seventh's (rounds
 # 6 and 7 from the fifth's average) lost less speech than the fifth's.
 #
+# The kept networks then get a bin-gain head each (HEAD_EPOCHS > 0): a
+# dense layer on the last GRU that corrects the gains of the bins below
+# 1 kHz, trained by bin_head.py on one more fresh set (seed SEED + 15, at
+# 16 kHz decimated) with the network frozen; the files without it stay as
+# -nohead.
+#
 # Which round is kept was chosen on the selection mixtures (synth.py
 # --selection: recorded voices that neither training, validation nor the
 # test hears, split.txt's selection-real-speech), not on the validation
@@ -140,6 +146,9 @@
 # SPEECH_PROTECTION16 (the speech protection each model file names: 0.5,
 # 0.75), FINETUNE16 (yes: the 16 kHz model takes the fine-tune rounds too;
 # no), FINETUNE16_ROUNDS (how many of them: 7),
+# HEAD_EPOCHS, HEAD_SPEECH_WEIGHT (each model's bin-gain head: 3 epochs,
+# speech weight 2; 0 epochs: no head), HEAD_BINS (the bins it corrects:
+# 20), HEAD_MINUTES (its set's mixtures: 240),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
@@ -207,6 +216,8 @@ LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
 FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-7}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
+HEAD_BINS=${HEAD_BINS:-20}
+HEAD_SPEECH_WEIGHT=${HEAD_SPEECH_WEIGHT:-2}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
@@ -225,6 +236,8 @@ if [ "$SMOKE" = yes ]; then
   FINETUNE_EPOCHS6=${FINETUNE_EPOCHS6:-1}
   FINETUNE_EPOCHS7=${FINETUNE_EPOCHS7:-1}
   FINETUNE_EPOCHS8=${FINETUNE_EPOCHS8:-1}
+  HEAD_EPOCHS=${HEAD_EPOCHS:-1}
+  HEAD_MINUTES=${HEAD_MINUTES:-$TRAIN_MINUTES}
   TRAIN_BUDGET=${TRAIN_BUDGET:-10}
   DATA="$BUILD/train-data/smoke"
 else
@@ -249,6 +262,8 @@ else
   FINETUNE_EPOCHS6=${FINETUNE_EPOCHS6:-1}
   FINETUNE_EPOCHS7=${FINETUNE_EPOCHS7:-1}
   FINETUNE_EPOCHS8=${FINETUNE_EPOCHS8:-1}
+  HEAD_EPOCHS=${HEAD_EPOCHS:-3}
+  HEAD_MINUTES=${HEAD_MINUTES:-240}
   TRAIN_BUDGET=${TRAIN_BUDGET:-600}
   DATA="$BUILD/train-data"
 fi
@@ -307,10 +322,13 @@ for k in 2 3 4; do
   LAST_STAGE=$k
 done
 
-extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT]]]: recorded voices at
-  # speeds in SPEED; ADDED=yes: split.txt's added noise kinds too;
-  # AUGMENT=yes: recorded noise augmented
+extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT [MINUTES]]]]: recorded
+  # voices at speeds in SPEED; ADDED=yes: split.txt's added noise kinds
+  # too; AUGMENT=yes: recorded noise augmented; MINUTES of mixtures
+  # (TRAIN_MINUTES if not given)
+  minutes=${6:-$TRAIN_MINUTES}
   stamp="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$1 /")"
+  stamp="$(echo "$stamp" | sed "s/ train=$TRAIN_MINUTES / train=$minutes /")"
   options=
   if [ $# -ge 3 ]; then
     stamp="$stamp speed=$3"
@@ -332,7 +350,7 @@ extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT]]]: recorded voices at
     mkdir -p "$2"
     # shellcheck disable=SC2086 # options: empty, or options and values
     $PY "$HERE/synth.py" "$2" --seed "$1" \
-        --train-minutes "$TRAIN_MINUTES" --val-minutes 1 --test-seconds 2 \
+        --train-minutes "$minutes" --val-minutes 1 --test-seconds 2 \
         --jobs "$JOBS" --real "$REAL" $options
     echo "$stamp" > "$2/stamp"
   fi
@@ -651,6 +669,56 @@ $PY "$HERE/check_export.py" "$DATA/model.pt" "$FINAL/test-real.rndf" \
     "$FORWARD" "$DATA/rnndenoise-48k-f32.rnnm" \
     --int8x8 "$DATA/rnndenoise-48k.rnnm"
 
+# The bin-gain head: a dense layer on the last GRU whose outputs correct,
+# in the logit domain, the interpolated band gains of the first HEAD_BINS
+# bins (below 1 kHz: where the voice's first harmonics and hum lines sit
+# inside one band; docs/model.md, "Per-bin gains below 1 kHz"). bin_head.py
+# trains it with the network frozen, on one more fresh set (seed
+# SEED + 15, HEAD_MINUTES of mixtures, its recorded voices at other speeds,
+# the added and augmented noise), for the mean SDR of 5 s chunks of those
+# bins plus a speech weight times the speech lost there in dB. The
+# network's files get the head (the float32 file, and the shipped int8x8
+# file quantised from it by quantise.py); the files without it stay beside
+# them as NAME-nohead, and both are scored on the selection mixtures.
+HEAD_SEED=$((SEED + 15))
+with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
+  extra_set "$HEAD_SEED" "$DATA/audio-seed$HEAD_SEED" "$FINETUNE_SPEED" \
+      yes yes "$HEAD_MINUTES"
+  step "features of the head's set and the validation set, $HEAD_BINS bins ($7)"
+  # shellcheck disable=SC2086 # $7 is a list of options
+  "$FEATURES" $7 --bins "$HEAD_BINS" "$2/train-head.bins" \
+      --list "$DATA/audio-seed$HEAD_SEED/train/list.txt" "$2/train-head.rndf"
+  # shellcheck disable=SC2086 # $7 is a list of options
+  "$FEATURES" $7 --bins "$HEAD_BINS" "$2/val-head.bins" \
+      --list "$AUDIO/val/list.txt" "$2/val-head.rndf"
+  cp "$DATA/$1.rnnm" "$DATA/$1-nohead.rnnm"
+  cp "$DATA/$1-f32.rnnm" "$DATA/$1-nohead-f32.rnnm"
+  step "train the bin-gain head of $1 ($6 epochs, speech weight $5)"
+  $PY "$HERE/bin_head.py" "$DATA/$1-nohead-f32.rnnm" "$2/train-head.rndf" \
+      "$2/val-head.rndf" --heads hidden --loss chunks --speech-weight "$5" \
+      --epochs "$6" --seed "$SEED" --save "$DATA/$1-f32.rnnm"
+  $PY "$HERE/quantise.py" "$DATA/$1-f32.rnnm" "$DATA/$1.rnnm"
+  "$MODEL_TOOL" info "$DATA/$1.rnnm"
+  if [ "$SELECTION" = yes ] && [ -d "$SELECT/select-real" ]; then
+    step "score $1 with and without its head on the selection mixtures"
+    settings=
+    [ -z "$4" ] || settings="@0@$4"
+    for set in select-real select-noise; do
+      [ -d "$SELECT/$set" ] || continue
+      echo "$set:"
+      $PY "$HERE/ablation.py" "$FORWARD" "$SELECT/$set" \
+          "without=$DATA/$1-nohead.rnnm$settings" \
+          "with=$DATA/$1.rnnm$settings" --rate "$3" --jobs "$JOBS"
+    done | tee "$DATA/selection-$1-head.md"
+  fi
+}
+if [ "$HEAD_EPOCHS" -gt 0 ]; then
+  layout=$LAYOUT
+  [ "$PITCH" = no ] || layout=3
+  with_head rnndenoise-48k "$FINAL" 48000 "$SPEECH_PROTECTION48" \
+      "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $layout"
+fi
+
 if [ "$EPOCHS16" -gt 0 ]; then
   D16="$DATA/16k"
   mkdir -p "$D16"
@@ -778,6 +846,10 @@ if [ "$EPOCHS16" -gt 0 ]; then
   $PY "$HERE/check_export.py" "$MODEL16" "$D16/test-real.rndf" \
       "$FORWARD" "$DATA/rnndenoise-16k-f32.rnnm" \
       --int8x8 "$DATA/rnndenoise-16k.rnnm"
+  if [ "$HEAD_EPOCHS" -gt 0 ]; then
+    with_head rnndenoise-16k "$D16" 16000 "$SPEECH_PROTECTION16" \
+        "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $LAYOUT --rate 16000"
+  fi
 fi
 
 step "done"

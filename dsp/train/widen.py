@@ -7,7 +7,9 @@
 FROM is a checkpoint written by train.py or a float32 model file (the
 shipped network's twin, `dsp/models/rnndenoise-48k-f32.rnnm`); TRAIN.rndf
 is a features file in FROM's layout. OUT.pt is a checkpoint that
-train.py --init continues from.
+train.py --init continues from. A model file's bin-gain head
+(docs/model-format.md) is left out: bin_head.py trains one on the
+network frozen.
 
 Every layer keeps its units and gains new ones: the new units' own weights
 are drawn as PyTorch draws them, and every weight that carries a new
@@ -44,7 +46,14 @@ def net_from_model_file(path, train, train_path):
     """A DenoiseNet holding a float32 model file's weights, normalised by
     the training features' statistics (repeated for each frame a network
     with lookahead reads), and the file's frame layout."""
-    frame, layers, gain_layer, vad_layer, lookahead = read_model(path)[:5]
+    model = read_model(path)
+    frame, layers, gain_layer, vad_layer, lookahead = model[:5]
+    if model.bin_layer:
+        # The bin-gain head is no part of the network train.py trains:
+        # bin_head.py trains one on the network frozen.
+        print("widen.py: %s: its bin-gain head (layer %d) is left out"
+              % (path, model.bin_layer), file=sys.stderr)
+        layers = [l for i, l in enumerate(layers) if i != model.bin_layer]
     kinds = [(l["kind"], l["input"]) for l in layers]
     if (kinds != [(DENSE, INPUT_FEATURES), (GRU, 1), (GRU, 2), (DENSE, 3),
                   (DENSE, 3)] or (gain_layer, vad_layer) != (3, 4)):
