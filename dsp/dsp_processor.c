@@ -912,11 +912,15 @@ correct_bin_gains (DspProcessor *self, guint c)
   for (k = 0; k < n; k++) {
     gfloat g
         = CLAMP (self->bin_gains[k], BIN_LOGIT_FLOOR, 1.0f - BIN_LOGIT_FLOOR);
-    gfloat z = logf (g / (1.0f - g)) + d[k];
 
-    /* NaN from the network stays out: the band gain is kept. */
-    if (isfinite (z))
-      self->bin_gains[k] = 1.0f / (1.0f + expf (-z));
+    /* NaN or an infinity from the network stays out: the band gain is
+     * kept. */
+    if (!isfinite (d[k]))
+      continue;
+    /* sigmoid (logit (g) + d) = g / (g + (1 - g) e^-d): the same value
+     * with one exponential and no logarithm. e^-d may overflow to +inf,
+     * which gives 0, the sigmoid's limit. */
+    self->bin_gains[k] = g / (g + (1.0f - g) * expf (-d[k]));
   }
 }
 
