@@ -71,7 +71,8 @@ import torch
 from torch import nn
 
 import featfile
-from modelfile import DENSE, F32, GRU, LINEAR, model_bytes, read_model
+from modelfile import (DENSE, F32, GRU, LINEAR, layers_without_bin_head,
+                       model_bytes, read_model)
 from train import gather, loss_terms
 from widen import net_from_model_file
 
@@ -356,12 +357,7 @@ def model_with_head(model_path, head, out_path):
     if head.mid is not None:
         sys.exit("bin_head.py: only the hidden head reads the network alone")
     # A head MODEL already has is replaced (the network ran without it).
-    layers = list(m.layers)
-    if m.bin_layer:
-        if m.bin_layer != len(layers) - 1:
-            sys.exit("bin_head.py: %s: its bin-gain head is not its last "
-                     "layer" % model_path)
-        layers = layers[:-1]
+    layers = layers_without_bin_head(m, model_path)
     last_gru = max(i for i, layer in enumerate(layers)
                    if layer["kind"] == GRU)
     layers = layers + [{
@@ -509,7 +505,8 @@ def self_check(features_tool, model):
                                      1).band_gains, region.band_gains):
             failures.append("the network read from a file with a head "
                             "gives other band gains")
-        # quantise.py keeps the head: version 3, the same bin_layer.
+        # quantise.py keeps the head: version 3, the same bin_layer (from
+        # the header: read_model() reads float32 files only).
         q = os.path.join(tmp, "with-head-int8x8.rnnm")
         subprocess.run([sys.executable, os.path.join(HERE, "quantise.py"),
                         out, q], check=True, stdout=subprocess.DEVNULL)

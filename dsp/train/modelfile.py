@@ -190,6 +190,18 @@ def read_model(path):
                      speech_protection, bin_layer)
 
 
+def layers_without_bin_head(model, path):
+    """A ModelFile's layers without its bin-gain head (docs/model-format.md):
+    the network train.py trains, which bin_head.py gives a head to. The
+    head must be the last layer, so that no other layer's index moves."""
+    if not model.bin_layer:
+        return list(model.layers)
+    if model.bin_layer != len(model.layers) - 1:
+        sys.exit("%s: its bin-gain head (layer %d) is not its last layer"
+                 % (path, model.bin_layer))
+    return list(model.layers[:-1])
+
+
 def bounded_inputs(layers, i):
     """Whether layer i reads values bounded by 1."""
     src = layers[i]["input"]

@@ -37,7 +37,8 @@ import numpy as np
 import torch
 
 import featfile
-from modelfile import DENSE, GRU, INPUT_FEATURES, read_model
+from modelfile import (DENSE, GRU, INPUT_FEATURES, layers_without_bin_head,
+                       read_model)
 from net import DenoiseNet, load_checkpoint
 from train import gather
 
@@ -53,7 +54,7 @@ def net_from_model_file(path, train, train_path):
         # bin_head.py trains one on the network frozen.
         print("widen.py: %s: its bin-gain head (layer %d) is left out"
               % (path, model.bin_layer), file=sys.stderr)
-        layers = [l for i, l in enumerate(layers) if i != model.bin_layer]
+        layers = layers_without_bin_head(model, path)
     kinds = [(l["kind"], l["input"]) for l in layers]
     if (kinds != [(DENSE, INPUT_FEATURES), (GRU, 1), (GRU, 2), (DENSE, 3),
                   (DENSE, 3)] or (gain_layer, vad_layer) != (3, 4)):
