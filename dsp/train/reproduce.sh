@@ -442,7 +442,9 @@ while [ "$k" -le "$LAST_PLAIN" ]; do
   train_stage "$k" "$DATA" "$DATA/model-stage$((k - 1)).pt"
   k=$((k + 1))
 done
+# FINAL holds the last stage's features, in layout FINAL_LAYOUT.
 FINAL="$DATA"
+FINAL_LAYOUT=$LAYOUT
 if [ "$PITCH" = yes ]; then
   step "layout 3 starts from stage $((PITCH_STAGE - 1)) (new inputs' weights 0)"
   $PY "$HERE/transfer.py" "$DATA/model-stage$((PITCH_STAGE - 1)).pt" \
@@ -455,6 +457,7 @@ if [ "$PITCH" = yes ]; then
     k=$((k + 1))
   done
   FINAL="$DATA/l3"
+  FINAL_LAYOUT=3
 fi
 MODEL48="$FINAL/model-stage$LAST_STAGE.pt"
 
@@ -466,11 +469,9 @@ fresh_set () {  # SEED NAME [SPEED [ADDED [AUGMENT]]]
   extra_set "$1" "$DATA/audio-seed$1" ${3:+"$3"} ${4:+"$4"} ${5:+"$5"}
   list="$DATA/audio-seed$1/train/list.txt"
   $PY "$HERE/snr_variants.py" "$list" "${list%.txt}-snr.txt" --seed "$1"
-  layout=$LAYOUT
-  [ "$PITCH" = no ] || layout=3
-  step "features of the set of seed $1 (layout $layout)"
-  "$FEATURES" --layout "$layout" --list "$list" "$FINAL/train-$2.rndf"
-  "$FEATURES" --layout "$layout" --list "${list%.txt}-snr.txt" \
+  step "features of the set of seed $1 (layout $FINAL_LAYOUT)"
+  "$FEATURES" --layout "$FINAL_LAYOUT" --list "$list" "$FINAL/train-$2.rndf"
+  "$FEATURES" --layout "$FINAL_LAYOUT" --list "${list%.txt}-snr.txt" \
       "$FINAL/train-$2-snr.rndf"
 }
 
@@ -713,10 +714,8 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
   fi
 }
 if [ "$HEAD_EPOCHS" -gt 0 ]; then
-  layout=$LAYOUT
-  [ "$PITCH" = no ] || layout=3
   with_head rnndenoise-48k "$FINAL" 48000 "$SPEECH_PROTECTION48" \
-      "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $layout"
+      "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $FINAL_LAYOUT"
 fi
 
 if [ "$EPOCHS16" -gt 0 ]; then
