@@ -6,6 +6,9 @@ gains, measured on features files before anything is built in C.
     bin_head.py MODEL.rnnm TRAIN.rndf VAL.rndf [--epochs E] [--seed S]
                 [--hidden H] [--frames-ahead A] [--loss sdr|gain|chunks]
                 [--speech-weight W] [--heads hidden,hidden+bins]
+                [--joint-epochs J [--joint-lr LR] [--joint-head-lr LR]
+                 [--band-weight B] [--band-speech-weight S]
+                 [--energy-weight A]]
                 [--save OUT.rnnm]
     bin_head.py --self-check FEATURES_TOOL MODEL.rnnm
 
@@ -50,13 +53,24 @@ quality page counts it), for docs/model.md. --save writes MODEL with the
 `hidden` head as its bin-gain head (a version 3 model file,
 docs/model-format.md), for the element to run.
 
+--joint-epochs J then trains the hidden head on with the network, no
+longer frozen, for J epochs: on windows of two chunks from the zero state,
+the chunks loss of the head's bins plus B times train.py's loss of the
+band gains (at its --speech-weight S and --energy-weight A), which holds
+the bands above the head's bins where the network had them, so that the
+GRU state learns to say what the head needs. The table gets the network's
+band gains and the head after that training, and --save writes the
+network so trained (MODEL's frame layout, lookahead and protection).
+
 --self-check makes two short features files with FEATURES_TOOL from
 synthetic speech and noise and checks that a zero head gives the band
 gains exactly, that the per-bin ideal beats the interpolated band ideal,
 that training lowers the head's loss (each loss), that the error energy
 from the bins file equals the one from the spectra, that --save
-writes the head trained (in place of the head MODEL has, if any) and that
-the network read from a file with a head is the one without it.
+writes the head trained (in place of the head MODEL has, if any), that
+the network read from a file with a head is the one without it, and that
+training with the network lowers the head's loss, changes the network and
+is what --save then writes.
 """
 
 import argparse
@@ -73,11 +87,14 @@ from torch import nn
 import featfile
 from modelfile import (DENSE, F32, GRU, LINEAR, layers_without_bin_head,
                        model_bytes, read_model)
-from train import gather, loss_terms
+from train import (chunk_starts, gather, inverse_dct, loss_terms,
+                   speech_term_weights, total_loss)
 from widen import net_from_model_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHUNK_FRAMES = 500  # 5 s: the "chunks" loss's unit, a short mixture
+# Frames each window of train_joint() runs from the zero state: two chunks.
+JOINT_WINDOW = 2 * CHUNK_FRAMES
 HEADS = ("hidden", "hidden+bins")
 # Gains are held in [LOGIT_FLOOR, 1 - LOGIT_FLOOR] before their logit, as
 # the processor holds them (BIN_LOGIT_FLOOR).
@@ -128,13 +145,8 @@ def run_network(net, data, lookahead):
                       dtype=np.float32)
     for start, length in data.sequences():
         x, _, _ = gather(data, np.array([start]), length, lookahead)
-        z = (x - net.feat_mean) / net.feat_std
-        y = net.inp(z[..., :net.own])
-        if net.inp_ahead is not None:
-            y = y + net.inp_ahead(z[..., net.own:])
-        y, _ = net.gru1(torch.tanh(y))
-        y, _ = net.gru2(y)
-        gains[start:start + length] = torch.sigmoid(net.gain(y))[0].numpy()
+        g, _, y, _ = net.run(x)
+        gains[start:start + length] = g[0].numpy()
         hidden[start:start + length] = y[0].numpy()
     return gains, hidden
 
@@ -349,15 +361,101 @@ def train_head(head, region, epochs, seed, batch=4096, lr=3e-3, loss="sdr",
     return losses
 
 
-def model_with_head(model_path, head, out_path):
+class JointSet:
+    """A features file's frames and its bins file's terms, for training
+    the network and the head together (train_joint())."""
+
+    def __init__(self, path):
+        self.data = featfile.FeatureFile(path)
+        terms = read_bins(path, self.data)
+        self.terms = {name: v.astype(np.float32)
+                      for name, v in zip(("noisy", "clean", "cross"), terms)}
+        n_bins = terms[0].shape[1]
+        self.interpolate = torch.from_numpy(
+            interpolation(self.data.band_edges, n_bins).T.astype(np.float32))
+
+
+def joint_losses(net, head, jset, starts, window, lookahead, band_options):
+    """The two losses of the windows of `window` frames at the rows
+    starts, each run from the zero state: chunk_sdr_loss() of the head's
+    bin gains and train.py's loss of the network's band gains and VAD
+    (options: train_joint()'s)."""
+    x, target_gains, target_vad = gather(jset.data, starts, window,
+                                         lookahead)
+    gains, vad, hidden, _ = net.run(x)
+    weights = speech_term_weights(x, target_gains, band_options["idct"],
+                                  band_options["energy_weight"], None)
+    gain_loss, vad_loss = loss_terms(gains, vad, target_gains, target_vad,
+                                     band_options["band_speech_weight"],
+                                     weights)
+    base = torch.logit(torch.clamp(gains @ jset.interpolate, LOGIT_FLOOR,
+                                   1 - LOGIT_FLOOR))
+    g = head(base.reshape(-1, base.shape[-1]),
+             hidden.reshape(-1, hidden.shape[-1]))
+    rows = (starts[:, None] + np.arange(window)[None, :]).ravel()
+    targets = {name: torch.from_numpy(v[rows])
+               for name, v in jset.terms.items()}
+    unit = torch.from_numpy(np.arange(len(rows)) // CHUNK_FRAMES)
+    bin_loss = chunk_sdr_loss(g, targets, unit,
+                              band_options["speech_weight"])
+    return bin_loss, total_loss(gain_loss, vad_loss)
+
+
+def train_joint(net, head, path, epochs, seed, lr, head_lr, band_weight,
+                speech_weight, band_speech_weight, energy_weight, batch=12,
+                window=JOINT_WINDOW):
+    """Trains the network and a hidden head together, on windows of
+    `window` frames of the features file at path (and its bins): the
+    head's chunk_sdr_loss() with speech_weight, plus band_weight times
+    train.py's loss of the band gains (band_speech_weight and
+    energy_weight as train.py's --speech-weight and --energy-weight),
+    which holds the bands above the head's bins where the network had
+    them. The network learns at lr, the head at head_lr. Returns each
+    epoch's mean (bin loss, band loss)."""
+    jset = JointSet(path)
+    lookahead = net.sizes.get("lookahead", 0)
+    options = {"idct": inverse_dct(jset.data.gains.shape[1]),
+               "energy_weight": energy_weight,
+               "band_speech_weight": band_speech_weight,
+               "speech_weight": speech_weight}
+    rng = np.random.default_rng(seed)
+    opt = torch.optim.Adam([{"params": net.parameters(), "lr": lr},
+                            {"params": head.parameters(), "lr": head_lr}])
+    params = list(net.parameters()) + list(head.parameters())
+    history = []
+    for _ in range(epochs):
+        net.train()
+        starts = chunk_starts(jset.data, window, rng)
+        rng.shuffle(starts)
+        sums, steps = np.zeros(2), 0
+        for i in range(0, len(starts) - batch + 1, batch):
+            bin_loss, band_loss = joint_losses(
+                net, head, jset, starts[i:i + batch], window, lookahead,
+                options)
+            opt.zero_grad()
+            (bin_loss + band_weight * band_loss).backward()
+            torch.nn.utils.clip_grad_norm_(params, 1.0)
+            opt.step()
+            sums += [bin_loss.item(), band_loss.item()]
+            steps += 1
+        history.append(sums / max(steps, 1))
+    net.eval()
+    return history
+
+
+def model_with_head(model_path, head, out_path, net=None):
     """Writes MODEL with a `hidden` head as its bin-gain head: a float32
     version 3 file (docs/model-format.md), the head a dense layer of
-    linear outputs reading the last GRU."""
+    linear outputs reading the last GRU. With net, the network's layers
+    are net's (trained with the head, train_joint()), MODEL's frame
+    layout, lookahead and speech protection."""
     m = read_model(model_path)
     if head.mid is not None:
         sys.exit("bin_head.py: only the hidden head reads the network alone")
     # A head MODEL already has is replaced (the network ran without it).
     layers = layers_without_bin_head(m, model_path)
+    if net is not None:
+        layers = net.export_layers()[0]
     last_gru = max(i for i, layer in enumerate(layers)
                    if layer["kind"] == GRU)
     layers = layers + [{
@@ -372,9 +470,12 @@ def model_with_head(model_path, head, out_path):
 
 
 def measure(model, train_path, val_path, epochs, seed, hidden_units,
-            frames_ahead, loss="sdr", heads=HEADS, speech_weight=0.0):
-    """The table of scores on VAL, as rows (name, parameters, scores), and
-    the heads trained, by name."""
+            frames_ahead, loss="sdr", heads=HEADS, speech_weight=0.0,
+            joint=None):
+    """The table of scores on VAL, as rows (name, parameters, scores), the
+    heads trained, by name, and the network. With joint (train_joint()'s
+    options from epochs on, a dict), the hidden head then trains on with
+    the network (which changes), from where it is."""
     torch.manual_seed(seed)
     train_data = featfile.FeatureFile(train_path)
     net, _ = net_from_model_file(model, train_data, train_path)
@@ -401,7 +502,18 @@ def measure(model, train_path, val_path, epochs, seed, hidden_units,
     rows.append(("ideal band gains, interpolated", 0,
                  val.scores(val.band_ideal)))
     rows.append(("ideal bin gains (<= 1)", 0, val.scores(val.bin_ideal)))
-    return n_bins, val, rows, trained
+    if joint:
+        history = train_joint(net, trained["hidden"], train_path, seed=seed,
+                              **joint)
+        print("hidden, with the network: (bin loss, band loss) by epoch %s"
+              % " ".join("(%.4f, %.5f)" % tuple(h) for h in history))
+        after = Region(net, lookahead, val_path, frames_ahead, like=train)
+        rows.append(("band gains, network trained with the head", 0,
+                     after.scores(after.band_gains)))
+        rows.append(("head: hidden, trained with the network",
+                     trained["hidden"].n_params(),
+                     after.scores(after.head_gains(trained["hidden"]))))
+    return n_bins, val, rows, trained, net
 
 
 def print_table(n_bins, val, rows):
@@ -430,6 +542,35 @@ def synthetic_pair(path_clean, path_noise, seed, seconds=3.0, rate=48000):
     noise = hum + 0.01 * rng.standard_normal(t.size)
     speech.astype("<f4").tofile(path_clean)
     noise.astype("<f4").tofile(path_noise)
+
+
+def joint_check(model, features, data, tmp):
+    """train_joint() lowers the head's loss and moves the network, and
+    --save then writes the network so trained with the head."""
+    failures = []
+    net, _ = net_from_model_file(model, data, features)
+    before = [p.detach().clone() for p in net.parameters()]
+    head = BinHead(net.gru2.hidden_size, 20)
+    history = train_joint(net, head, features, epochs=15, seed=0, lr=1e-3,
+                          head_lr=3e-2, band_weight=1.0, speech_weight=1.0,
+                          band_speech_weight=2.0, energy_weight=0.5,
+                          batch=1, window=int(data.lengths.min()))
+    if not history[-1][0] < history[0][0]:
+        failures.append("training with the network did not lower the "
+                        "head's loss: %s" % history)
+    if all(torch.equal(a, b) for a, b in zip(before, net.parameters())):
+        failures.append("training with the network left it unchanged")
+    out = os.path.join(tmp, "joint.rnnm")
+    model_with_head(model, head, out, net)
+    back = read_model(out)
+    layers = net.export_layers()[0]
+    if len(back.layers) != len(layers) + 1 or not all(
+            np.array_equal(a["weights"][k], b["weights"][k])
+            for a, b in zip(back.layers, layers)
+            for k in range(len(b["weights"]))):
+        failures.append("--save with --joint-epochs did not write the "
+                        "network trained")
+    return failures
 
 
 def self_check(features_tool, model):
@@ -478,8 +619,8 @@ def self_check(features_tool, model):
             if not losses[-1] < losses[0]:
                 failures.append("training on the %s loss did not lower it: "
                                 "%s" % (loss, losses))
-        n_bins, val, rows, trained = measure(model, paths[0], paths[1], 2, 0,
-                                             16, 1)
+        n_bins, val, rows, trained, _ = measure(model, paths[0], paths[1],
+                                                2, 0, 16, 1)
         # The hidden head as a model file's bin-gain head, read back.
         out = os.path.join(tmp, "with-head.rnnm")
         model_with_head(model, trained["hidden"], out)
@@ -520,6 +661,7 @@ def self_check(features_tool, model):
         if len(rows) != 6 or not all(np.isfinite(v) for r in rows
                                      for v in r[2]):
             failures.append("the table is incomplete: %s" % rows)
+        failures += joint_check(model, paths[0], data, tmp)
     return failures
 
 
@@ -543,6 +685,22 @@ def main():
                         "lost (dB) in the loss")
     parser.add_argument("--heads", default=",".join(HEADS),
                         help="the heads to train, of %s" % ", ".join(HEADS))
+    parser.add_argument("--joint-epochs", type=int, default=0,
+                        help="then train the hidden head and the network "
+                        "together for this many epochs (--save writes "
+                        "the network so trained)")
+    parser.add_argument("--joint-lr", type=float, default=3e-5,
+                        help="the network's learning rate when trained "
+                        "with the head")
+    parser.add_argument("--joint-head-lr", type=float, default=1e-3,
+                        help="the head's learning rate then")
+    parser.add_argument("--band-weight", type=float, default=1.0,
+                        help="weight of train.py's band loss beside the "
+                        "head's loss then")
+    parser.add_argument("--band-speech-weight", type=float, default=16.0,
+                        help="train.py's --speech-weight in that loss")
+    parser.add_argument("--energy-weight", type=float, default=0.5,
+                        help="train.py's --energy-weight in that loss")
     parser.add_argument("--save", metavar="OUT.rnnm",
                         help="write MODEL with the hidden head as its "
                         "bin-gain head")
@@ -561,12 +719,24 @@ def main():
                                               and "hidden" not in heads):
         parser.error("--heads: some of %s (hidden with --save)"
                      % ", ".join(HEADS))
-    n_bins, val, rows, trained = measure(
+    if args.joint_epochs and ("hidden" not in heads or args.loss != "chunks"):
+        parser.error("--joint-epochs trains the hidden head on the chunks "
+                     "loss: --heads hidden --loss chunks")
+    joint = None
+    if args.joint_epochs:
+        joint = {"epochs": args.joint_epochs, "lr": args.joint_lr,
+                 "head_lr": args.joint_head_lr,
+                 "band_weight": args.band_weight,
+                 "speech_weight": args.speech_weight,
+                 "band_speech_weight": args.band_speech_weight,
+                 "energy_weight": args.energy_weight}
+    n_bins, val, rows, trained, net = measure(
         *args.paths, args.epochs, args.seed, args.hidden, args.frames_ahead,
-        args.loss, heads, args.speech_weight)
+        args.loss, heads, args.speech_weight, joint)
     print_table(n_bins, val, rows)
     if args.save:
-        model_with_head(args.paths[0], trained["hidden"], args.save)
+        model_with_head(args.paths[0], trained["hidden"], args.save,
+                        net if joint else None)
         print("bin_head.py: %s: the model with the hidden head" % args.save)
     return 0
 

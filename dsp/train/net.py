@@ -55,6 +55,13 @@ class DenoiseNet(nn.Module):
     def forward(self, x, state=None):
         """x: (batch, frames, n_features) raw features. Returns gains
         (batch, frames, n_bands), vad (batch, frames) and the GRU states."""
+        gains, vad, _, states = self.run(x, state)
+        return gains, vad, states
+
+    def run(self, x, state=None):
+        """As forward(), with the last GRU's output of every frame too:
+        gains, vad, that output (batch, frames, gru2) and the states (what
+        a bin-gain head reads, bin_head.py)."""
         h1, h2 = state if state is not None else (None, None)
         z = (x - self.feat_mean) / self.feat_std
         y = self.inp(z[..., :self.own])
@@ -65,7 +72,7 @@ class DenoiseNet(nn.Module):
         y, h2 = self.gru2(y, h2)
         gains = torch.sigmoid(self.gain(y))
         vad = torch.sigmoid(self.vad(y)).squeeze(-1)
-        return gains, vad, (h1, h2)
+        return gains, vad, y, (h1, h2)
 
     def n_params(self):
         """Parameters as the model file stores them (no buffers)."""
