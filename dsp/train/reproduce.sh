@@ -148,7 +148,10 @@
 # no), FINETUNE16_ROUNDS (how many of them: 7),
 # HEAD_EPOCHS, HEAD_SPEECH_WEIGHT (each model's bin-gain head: 3 epochs,
 # speech weight 2; 0 epochs: no head), HEAD_BINS (the bins it corrects:
-# 20), HEAD_MINUTES (its set's mixtures: 240),
+# 20), HEAD_MINUTES (its set's mixtures: 240), HEAD_JOINT_EPOCHS48,
+# HEAD_JOINT_EPOCHS16 (epochs the head then trains on with the network at
+# each rate: 2, 0), HEAD_JOINT_LR (the network's learning rate then:
+# 0.00003), HEAD_BAND_WEIGHT (the band loss's weight then: 4),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
@@ -218,6 +221,10 @@ FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-7}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
 HEAD_BINS=${HEAD_BINS:-20}
 HEAD_SPEECH_WEIGHT=${HEAD_SPEECH_WEIGHT:-2}
+HEAD_JOINT_EPOCHS48=${HEAD_JOINT_EPOCHS48:-2}
+HEAD_JOINT_EPOCHS16=${HEAD_JOINT_EPOCHS16:-0}
+HEAD_JOINT_LR=${HEAD_JOINT_LR:-0.00003}
+HEAD_BAND_WEIGHT=${HEAD_BAND_WEIGHT:-4}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
@@ -677,12 +684,25 @@ $PY "$HERE/check_export.py" "$DATA/model.pt" "$FINAL/test-real.rndf" \
 # trains it with the network frozen, on one more fresh set (seed
 # SEED + 15, HEAD_MINUTES of mixtures, its recorded voices at other speeds,
 # the added and augmented noise), for the mean SDR of 5 s chunks of those
-# bins plus a speech weight times the speech lost there in dB. The
-# network's files get the head (the float32 file, and the shipped int8x8
-# file quantised from it by quantise.py); the files without it stay beside
-# them as NAME-nohead, and both are scored on the selection mixtures.
+# bins plus a speech weight times the speech lost there in dB. With
+# joint epochs, the head then trains on with the network on the same set
+# (bin_head.py --joint-epochs: that loss plus HEAD_BAND_WEIGHT times the
+# last round's band loss, which holds the bands above 1 kHz), so the GRU
+# state learns what the head needs. The network's files get the head (the
+# float32 file, and the shipped int8x8 file quantised from it by
+# quantise.py); the files without it stay beside them as NAME-nohead, and
+# both are scored on the selection mixtures.
 HEAD_SEED=$((SEED + 15))
+# bin_head.py's options for JOINT_EPOCHS of training with the network,
+# whose last round weighed speech BAND_SPEECH_WEIGHT at ENERGY_WEIGHT.
+head_joint_options () {  # JOINT_EPOCHS BAND_SPEECH_WEIGHT ENERGY_WEIGHT
+  [ "$1" -gt 0 ] || return 0
+  echo "--joint-epochs $1 --joint-lr $HEAD_JOINT_LR" \
+      "--band-weight $HEAD_BAND_WEIGHT --band-speech-weight $2" \
+      "--energy-weight $3"
+}
 with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
+  # JOINT_OPTIONS
   extra_set "$HEAD_SEED" "$DATA/audio-seed$HEAD_SEED" "$FINETUNE_SPEED" \
       yes yes "$HEAD_MINUTES"
   step "features of the head's set and the validation set, $HEAD_BINS bins ($7)"
@@ -694,10 +714,11 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
       --list "$AUDIO/val/list.txt" "$2/val-head.rndf"
   cp "$DATA/$1.rnnm" "$DATA/$1-nohead.rnnm"
   cp "$DATA/$1-f32.rnnm" "$DATA/$1-nohead-f32.rnnm"
-  step "train the bin-gain head of $1 ($6 epochs, speech weight $5)"
+  step "train the bin-gain head of $1 ($6 epochs, speech weight $5; ${8:-frozen network})"
+  # shellcheck disable=SC2086 # $8 is a list of options
   $PY "$HERE/bin_head.py" "$DATA/$1-nohead-f32.rnnm" "$2/train-head.rndf" \
       "$2/val-head.rndf" --heads hidden --loss chunks --speech-weight "$5" \
-      --epochs "$6" --seed "$SEED" --save "$DATA/$1-f32.rnnm"
+      --epochs "$6" --seed "$SEED" --save "$DATA/$1-f32.rnnm" $8
   $PY "$HERE/quantise.py" "$DATA/$1-f32.rnnm" "$DATA/$1.rnnm"
   "$MODEL_TOOL" info "$DATA/$1.rnnm"
   if [ "$SELECTION" = yes ] && [ -d "$SELECT/select-real" ]; then
@@ -715,7 +736,9 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 }
 if [ "$HEAD_EPOCHS" -gt 0 ]; then
   with_head rnndenoise-48k "$FINAL" 48000 "$SPEECH_PROTECTION48" \
-      "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $FINAL_LAYOUT"
+      "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $FINAL_LAYOUT" \
+      "$(head_joint_options "$HEAD_JOINT_EPOCHS48" \
+          "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48")"
 fi
 
 if [ "$EPOCHS16" -gt 0 ]; then
@@ -847,7 +870,9 @@ if [ "$EPOCHS16" -gt 0 ]; then
       --int8x8 "$DATA/rnndenoise-16k.rnnm"
   if [ "$HEAD_EPOCHS" -gt 0 ]; then
     with_head rnndenoise-16k "$D16" 16000 "$SPEECH_PROTECTION16" \
-        "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $LAYOUT --rate 16000"
+        "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $LAYOUT --rate 16000" \
+        "$(head_joint_options "$HEAD_JOINT_EPOCHS16" "$SPEECH_WEIGHT16" \
+            "$ENERGY_WEIGHT16")"
   fi
 fi
 
