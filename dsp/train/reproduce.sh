@@ -150,7 +150,7 @@
 # speech weight 2; 0 epochs: no head), HEAD_BINS (the bins it corrects:
 # 20), HEAD_MINUTES (its set's mixtures: 240), HEAD_JOINT_EPOCHS48,
 # HEAD_JOINT_EPOCHS16 (epochs the head then trains on with the network at
-# each rate: 2, 0), HEAD_JOINT_LR (the network's learning rate then:
+# each rate: 0, 0), HEAD_JOINT_LR (the network's learning rate then:
 # 0.00003), HEAD_BAND_WEIGHT (the band loss's weight then: 4),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
@@ -221,7 +221,7 @@ FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-7}
 SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
 HEAD_BINS=${HEAD_BINS:-20}
 HEAD_SPEECH_WEIGHT=${HEAD_SPEECH_WEIGHT:-2}
-HEAD_JOINT_EPOCHS48=${HEAD_JOINT_EPOCHS48:-2}
+HEAD_JOINT_EPOCHS48=${HEAD_JOINT_EPOCHS48:-0}
 HEAD_JOINT_EPOCHS16=${HEAD_JOINT_EPOCHS16:-0}
 HEAD_JOINT_LR=${HEAD_JOINT_LR:-0.00003}
 HEAD_BAND_WEIGHT=${HEAD_BAND_WEIGHT:-4}
