@@ -811,9 +811,9 @@ install_gain_properties (GObjectClass *gobject_class)
    * lifts what stationary-suppression cut in frames with speech.
    *
    * -1, the default, takes the value the model file names, the one its
-   * network was tuned with: 0.5 for the embedded 48 kHz model, 0.75 for
-   * the embedded 16 kHz model, and 1 for model files of format version 1,
-   * which name none (`rnndenoise-model info` prints it).
+   * network was tuned with: 0.75 for both embedded models (48 and
+   * 16 kHz), and 1 for model files of format version 1, which name none
+   * (`rnndenoise-model info` prints it).
    */
   g_object_class_install_property (gobject_class, PROP_SPEECH_PROTECTION,
       g_param_spec_double ("speech-protection", "Speech protection",
