@@ -362,12 +362,12 @@ def train_head(head, region, epochs, seed, batch=4096, lr=3e-3, loss="sdr",
 
 
 class JointSet:
-    """A features file's frames and its bins file's terms, for training
-    the network and the head together (train_joint())."""
+    """A features file's frames (data) and its bins file's terms (as
+    read_bins() gives them), for training the network and the head
+    together (train_joint())."""
 
-    def __init__(self, path):
-        self.data = featfile.FeatureFile(path)
-        terms = read_bins(path, self.data)
+    def __init__(self, data, terms):
+        self.data = data
         self.terms = {name: v.astype(np.float32)
                       for name, v in zip(("noisy", "clean", "cross"), terms)}
         n_bins = terms[0].shape[1]
@@ -401,18 +401,17 @@ def joint_losses(net, head, jset, starts, window, lookahead, band_options):
     return bin_loss, total_loss(gain_loss, vad_loss)
 
 
-def train_joint(net, head, path, epochs, seed, lr, head_lr, band_weight,
+def train_joint(net, head, jset, epochs, seed, lr, head_lr, band_weight,
                 speech_weight, band_speech_weight, energy_weight, batch=12,
                 window=JOINT_WINDOW):
     """Trains the network and a hidden head together, on windows of
-    `window` frames of the features file at path (and its bins): the
+    `window` frames of a JointSet's features file (and its bins): the
     head's chunk_sdr_loss() with speech_weight, plus band_weight times
     train.py's loss of the band gains (band_speech_weight and
     energy_weight as train.py's --speech-weight and --energy-weight),
     which holds the bands above the head's bins where the network had
     them. The network learns at lr, the head at head_lr. Returns each
     epoch's mean (bin loss, band loss)."""
-    jset = JointSet(path)
     lookahead = net.sizes.get("lookahead", 0)
     options = {"idct": inverse_dct(jset.data.gains.shape[1]),
                "energy_weight": energy_weight,
@@ -452,10 +451,11 @@ def model_with_head(model_path, head, out_path, net=None):
     m = read_model(model_path)
     if head.mid is not None:
         sys.exit("bin_head.py: only the hidden head reads the network alone")
-    # A head MODEL already has is replaced (the network ran without it).
-    layers = layers_without_bin_head(m, model_path)
     if net is not None:
         layers = net.export_layers()[0]
+    else:
+        # A head MODEL already has is replaced (the network ran without it).
+        layers = layers_without_bin_head(m, model_path)
     last_gru = max(i for i, layer in enumerate(layers)
                    if layer["kind"] == GRU)
     layers = layers + [{
@@ -503,7 +503,9 @@ def measure(model, train_path, val_path, epochs, seed, hidden_units,
                  val.scores(val.band_ideal)))
     rows.append(("ideal bin gains (<= 1)", 0, val.scores(val.bin_ideal)))
     if joint:
-        history = train_joint(net, trained["hidden"], train_path, seed=seed,
+        # The training region's frames and bins, not read again.
+        jset = JointSet(train.data, (train.noisy, train.clean, train.cross))
+        history = train_joint(net, trained["hidden"], jset, seed=seed,
                               **joint)
         print("hidden, with the network: (bin loss, band loss) by epoch %s"
               % " ".join("(%.4f, %.5f)" % tuple(h) for h in history))
@@ -551,7 +553,8 @@ def joint_check(model, features, data, tmp):
     net, _ = net_from_model_file(model, data, features)
     before = [p.detach().clone() for p in net.parameters()]
     head = BinHead(net.gru2.hidden_size, 20)
-    history = train_joint(net, head, features, epochs=15, seed=0, lr=1e-3,
+    jset = JointSet(data, read_bins(features, data))
+    history = train_joint(net, head, jset, epochs=15, seed=0, lr=1e-3,
                           head_lr=3e-2, band_weight=1.0, speech_weight=1.0,
                           band_speech_weight=2.0, energy_weight=0.5,
                           batch=1, window=int(data.lengths.min()))
