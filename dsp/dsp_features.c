@@ -389,9 +389,9 @@ dsp_features_interpolate_gains (const DspFeatures *self,
  *   dsp_features_interpolate_gains() made them; only raised, never lowered.
  *
  * A band gain g says the band holds a share g² of speech energy and
- * 1 - g² of noise. Below DSP_FEATURES_LIFT_MAX_HZ a band is a few bins
- * wide and a voiced frame puts its energy into harmonics, a bin or two
- * each, with noise between them: the band gain takes from the harmonics
+ * 1 - g² of noise. Below DSP_FEATURES_LIFT_MAX_HZ a band spans a few
+ * harmonics of a voiced frame, which puts its energy into them, a bin or
+ * two each, with noise between them: the band gain takes from the harmonics
  * what it rightly takes from the gaps. So each bin with a gain of at least
  * DSP_FEATURES_LIFT_MIN_GAIN estimates its own noise as 1 - g² of the mean
  * power of the bins around it, and gets the spectral-subtraction gain

@@ -765,7 +765,7 @@ dsp_processor_set_stationary_suppression (DspProcessor *self, gfloat amount)
  * @lift: 0..DSP_MAX_HARMONIC_LIFT; 0 gives every bin the gain interpolated
  *   from its bands
  *
- * Below 1 kHz, lets a bin that stands above its neighbours (a voice
+ * Below 4 kHz, lets a bin that stands above its neighbours (a voice
  * harmonic) keep more of itself than its band's gain would leave it, up to
  * (1 + @lift) times that gain (see dsp_features_lift_peaks()): the band
  * gains take from the harmonics what they rightly take from the noise

@@ -179,7 +179,7 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * floor and S its smoothed energy, before the speech protection: a steady
  * noise (hum, fans) is removed even where the network lets part of it
  * through; 0 is off (default 1, as the element).
- * Harmonic lift, 0..3: below 1 kHz a bin standing above its neighbours (a
+ * Harmonic lift, 0..3: below 4 kHz a bin standing above its neighbours (a
  * voice harmonic) may keep more of itself than its band's gain g, up to
  * (1 + lift) g and at most 1: its noise is taken as (1 - g^2) of the mean
  * power of the 5 bins around it and it gets sqrt (1 - noise / power) where

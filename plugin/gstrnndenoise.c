@@ -850,8 +850,8 @@ install_gain_properties (GObjectClass *gobject_class)
    * GstRnnDenoise:harmonic-lift:
    *
    * How much more of itself a voice harmonic may keep than its band's gain
-   * g would leave it. Below 1 kHz a band is a few bins wide and a voiced
-   * frame puts its energy into harmonics with noise between them, so the
+   * g would leave it. Below 4 kHz a band spans a few harmonics of a voiced
+   * frame, which puts its energy into them with noise between them, so the
    * band gain takes from the harmonics what it rightly takes from the gaps.
    * Each bin there estimates its own noise as (1 - g²) of the mean power of
    * the 5 bins around it and takes the spectral-subtraction gain
@@ -866,7 +866,7 @@ install_gain_properties (GObjectClass *gobject_class)
    */
   g_object_class_install_property (gobject_class, PROP_HARMONIC_LIFT,
       g_param_spec_double ("harmonic-lift", "Harmonic lift",
-          "How much more than its band's gain a voice harmonic below 1 kHz "
+          "How much more than its band's gain a voice harmonic below 4 kHz "
           "may keep, as a fraction of that gain (0 = none)",
           0.0, DSP_MAX_HARMONIC_LIFT, DSP_DEFAULT_HARMONIC_LIFT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING

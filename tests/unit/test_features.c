@@ -744,18 +744,19 @@ set_bin_power (gfloat *spectrum, guint k, gfloat power)
   spectrum[2 * k + 1] = 0.0f;
 }
 
-/* The lift below 1 kHz: over a flat spectrum of power 1 with band gains of
+/* The lift below 4 kHz: over a flat spectrum of power 1 with band gains of
  * 0.5, a bin of power P whose 5 neighbours sum to 4 + P has noise
  * 0.75 (4 + P) / 5 and gets sqrt (1 - noise / P), capped at 0.5 (1 + lift)
  * and 1, never below 0.5; flat bins and bins next to a peak keep 0.5;
  * a bin below DSP_FEATURES_LIFT_MIN_GAIN, the two edge bins and the bins
- * above 1 kHz keep their gains; lift 0 changes nothing. */
+ * above DSP_FEATURES_LIFT_MAX_HZ keep their gains; lift 0 changes nothing. */
 START_TEST (test_gains_lift_peaks)
 {
   static const guint rates[] = { 48000, 16000 };
-  /* Bins 50 Hz apart at both rates: bin 20 is 1 kHz. */
-  const guint low_peak = 5, mid_peak = 10, high_peak = 16, above = 30, edge = 1,
-              quiet = 13;
+  /* Bins 50 Hz apart at both rates: bin 20 is 1 kHz, bin 80 4 kHz. */
+  const guint low_peak = 5, mid_peak = 10, high_peak = 16, band_peak = 60,
+              above = (guint) (DSP_FEATURES_LIFT_MAX_HZ / 50.0) + 10,
+              edge = 1, quiet = 13;
   DspFrameConfig cfg;
   g_autoptr (DspFeatures) feat = NULL;
   gfloat spectrum[2 * DSP_MAX_BINS], gains[DSP_MAX_BINS], lifted[DSP_MAX_BINS];
@@ -764,6 +765,7 @@ START_TEST (test_gains_lift_peaks)
 
   model_helper_default_config (&cfg, rates[_i]);
   ck_assert_uint_eq (cfg.sample_rate / (cfg.window / 2), 100);
+  ck_assert_uint_lt (above, cfg.window / 2 + 1);
   feat = dsp_features_new (&cfg);
   n_bins = dsp_frame_config_get_n_bins (&cfg);
   for (k = 0; k < n_bins; k++) {
@@ -773,6 +775,7 @@ START_TEST (test_gains_lift_peaks)
   set_bin_power (spectrum, low_peak, 16.0f);
   set_bin_power (spectrum, mid_peak, 2.25f);
   set_bin_power (spectrum, high_peak, 16.0f);
+  set_bin_power (spectrum, band_peak, 16.0f);
   set_bin_power (spectrum, above, 16.0f);
   set_bin_power (spectrum, edge, 16.0f);
   set_bin_power (spectrum, quiet, 16.0f);
@@ -791,6 +794,9 @@ START_TEST (test_gains_lift_peaks)
     /* 16 among 1s: noise 0.75 * 20 / 5 = 3, sqrt (13 / 16). */
     ck_assert_float_eq_tol (lifted[low_peak],
         MIN (sqrtf (13.0f / 16.0f), 0.5f * cap), 1e-6f);
+    /* The same between 1 and 4 kHz, where the bands span harmonics. */
+    ck_assert_float_eq_tol (lifted[band_peak],
+        MIN (sqrtf (13.0f / 16.0f), 0.5f * cap), 1e-6f);
     /* 2.25 among 1s: noise 0.75 * 6.25 / 5, sqrt (1 - 0.9375 / 2.25). */
     ck_assert_float_eq_tol (lifted[mid_peak],
         MIN (sqrtf (1.0f - 0.9375f / 2.25f), 0.5f * cap), 1e-6f);
@@ -800,7 +806,7 @@ START_TEST (test_gains_lift_peaks)
             MIN (0.8f * (1.0f + lifts[i]), 1.0f)),
         1e-6f);
     for (k = 0; k < n_bins; k++) {
-      if (k != low_peak && k != mid_peak && k != high_peak)
+      if (k != low_peak && k != mid_peak && k != high_peak && k != band_peak)
         ck_assert_float_eq (lifted[k], gains[k]);
     }
   }
