@@ -811,8 +811,8 @@ install_gain_properties (GObjectClass *gobject_class)
    * lifts what stationary-suppression cut in frames with speech.
    *
    * -1, the default, takes the value the model file names, the one its
-   * network was tuned with: 0.75 for both embedded models (48 and
-   * 16 kHz), and 1 for model files of format version 1, which name none
+   * network was tuned with: 0.75 for the embedded 48 kHz model, 1 for the
+   * 16 kHz one, and 1 for model files of format version 1, which name none
    * (`rnndenoise-model info` prints it).
    */
   g_object_class_install_property (gobject_class, PROP_SPEECH_PROTECTION,
@@ -832,8 +832,9 @@ install_gain_properties (GObjectClass *gobject_class)
    * is held at or below sqrt (1 - s F / S) for the band's smoothed energy
    * S, but not below 0.2 (-14 dB), so that a weak voice in a noisy band is
    * not silenced with the noise. 0 applies the network's gains as they
-   * are; 1, the default, costs no intelligibility (STOI) in the quality
-   * evaluation, larger values remove more and start to (docs/model.md).
+   * are; 1, the default, costs next to no intelligibility (STOI) in the
+   * quality evaluation, larger values remove more and cost more of it
+   * (docs/quality.md).
    * Applied before speech-protection. Models that track no floor (feature
    * layout 1) are not affected.
    */

@@ -68,8 +68,9 @@
 # with (export.py --speech-protection; chosen on the selection mixtures
 # for the network as it ships, with its head trained with it: 0.75);
 # the 16 kHz file names SPEECH_PROTECTION16 (empty: a version 1 file,
-# which stands for 1). At 16 kHz the networks of rounds AVERAGE16_ROUNDS
-# are averaged with the start the stretch of rounds they close read back
+# which stands for 1; chosen the same way: 1). At 16 kHz the networks of
+# rounds AVERAGE16_ROUNDS are averaged with the start the stretch of
+# rounds they close read back
 # from a float32 file (average.py, the round's share AVERAGE16; empty: not
 # averaged), and the round after an average goes on from it: on the
 # selection mixtures the fifth round's average kept its gain over unheard
@@ -144,13 +145,13 @@
 # their stretch's read-back start: "5 7"), AVERAGE16 (an averaged round's
 # share: 0.5; empty: none averaged), SPEECH_PROTECTION48,
 # SPEECH_PROTECTION16 (the speech protection each model file names: 0.75,
-# 0.75), FINETUNE16 (yes: the 16 kHz model takes the fine-tune rounds too;
+# 1), FINETUNE16 (yes: the 16 kHz model takes the fine-tune rounds too;
 # no), FINETUNE16_ROUNDS (how many of them: 7),
 # HEAD_EPOCHS, HEAD_SPEECH_WEIGHT (each model's bin-gain head: 3 epochs,
 # speech weight 2; 0 epochs: no head), HEAD_BINS (the bins it corrects:
 # 20), HEAD_MINUTES (its set's mixtures: 240), HEAD_JOINT_EPOCHS48,
 # HEAD_JOINT_EPOCHS16 (epochs the head then trains on with the network at
-# each rate: 2, 0), HEAD_JOINT_LR (the network's learning rate then:
+# each rate: 2, 2), HEAD_JOINT_LR (the network's learning rate then:
 # 0.00003), HEAD_BAND_WEIGHT (the band loss's weight then: 4),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
@@ -214,7 +215,7 @@ KEEP_ROUND16=${KEEP_ROUND16:-7}
 AVERAGE16=${AVERAGE16-0.5}
 AVERAGE16_ROUNDS=${AVERAGE16_ROUNDS-5 7}
 SPEECH_PROTECTION48=${SPEECH_PROTECTION48-0.75}
-SPEECH_PROTECTION16=${SPEECH_PROTECTION16-0.75}
+SPEECH_PROTECTION16=${SPEECH_PROTECTION16-1}
 LR16=${LR16:-0.001}
 FINETUNE16=${FINETUNE16:-yes}
 FINETUNE16_ROUNDS=${FINETUNE16_ROUNDS:-7}
@@ -222,7 +223,7 @@ SPEECH_WEIGHT16=${SPEECH_WEIGHT16:-8}
 HEAD_BINS=${HEAD_BINS:-20}
 HEAD_SPEECH_WEIGHT=${HEAD_SPEECH_WEIGHT:-2}
 HEAD_JOINT_EPOCHS48=${HEAD_JOINT_EPOCHS48:-2}
-HEAD_JOINT_EPOCHS16=${HEAD_JOINT_EPOCHS16:-0}
+HEAD_JOINT_EPOCHS16=${HEAD_JOINT_EPOCHS16:-2}
 HEAD_JOINT_LR=${HEAD_JOINT_LR:-0.00003}
 HEAD_BAND_WEIGHT=${HEAD_BAND_WEIGHT:-4}
 if [ "$SMOKE" = yes ]; then
