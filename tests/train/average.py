@@ -12,8 +12,16 @@ was; --weight 0 and 1 give files that export.py writes byte for byte as
 the start's and the moved network's; the average runs through the C
 forward pass (rnndenoise-forward run) to finite gains between the two
 networks'. Refused, naming why: other sizes (a wider GRU, or a
-lookahead), another normalisation, a weight outside 0..1. Skipped (77)
-without PyTorch (python3-torch).
+lookahead), another normalisation, a weight outside 0..1.
+
+Float32 model files, bin-gain heads included: --weight 0.25 gives 0.75
+start + 0.25 moved for every layer's arrays and keeps the header (the
+head's index, the moved file's speech protection or --speech-protection);
+--weight 1 writes the moved file byte for byte, and 0 with the start's
+speech protection the start's; averaging the exported files gives the
+export of the averaged checkpoint (the normalisation folded in is linear).
+Refused, naming why: a file with a checkpoint, files of other sizes or
+lookahead. Skipped (77) without PyTorch (python3-torch).
 """
 
 import os
@@ -23,8 +31,8 @@ import tempfile
 
 from checks import Checks, need, random_network_files, run_train_tool
 
-np, torch, export, net_module, train = need(
-    "numpy", "torch", "export", "net", "train")
+np, torch, export, net_module, train, modelfile = need(
+    "numpy", "torch", "export", "net", "train", "modelfile")
 
 check = Checks()
 
@@ -115,6 +123,88 @@ def check_refusals(at, ckpt, moved):
                  proc.stderr.strip()[-80:]))
 
 
+def with_head(path, out, speech_protection, seed):
+    """The float32 model file PATH with a random bin-gain head of 20 bins
+    on its last GRU, naming SPEECH_PROTECTION, written to OUT."""
+    m = modelfile.read_model(path)
+    last_gru = max(i for i, layer in enumerate(m.layers)
+                   if layer["kind"] == modelfile.GRU)
+    width = m.layers[last_gru]["weights"][1].shape[1]
+    rng = np.random.default_rng(seed)
+    layers = list(m.layers) + [{
+        "kind": modelfile.DENSE, "input": last_gru + 1,
+        "activation": modelfile.LINEAR,
+        "weights": [rng.normal(0, 0.1, (20, width)).astype(np.float32)],
+        "biases": [rng.normal(0, 0.1, 20).astype(np.float32)]}]
+    with open(out, "wb") as f:
+        f.write(modelfile.model_bytes(
+            m.frame, layers, m.gain_layer, m.vad_layer,
+            [modelfile.F32] * len(layers), m.lookahead, speech_protection,
+            bin_layer=len(layers) - 1))
+
+
+def largest_difference(a, b, weight):
+    """How far model file b's arrays are from (1 - weight) x + weight y
+    over the arrays x, y of the model files in a (a pair)."""
+    start, moved = (modelfile.read_model(p) for p in a)
+    mixed = modelfile.read_model(b)
+    return max(float(np.abs(z - ((1 - weight) * x + weight * y)).max())
+               for ls in zip(start.layers, moved.layers, mixed.layers)
+               for x, y, z in zip(*(l["weights"] + l["biases"] for l in ls)))
+
+
+def check_files(at):
+    """Float32 model files with bin-gain heads, and the files against the
+    checkpoints they were exported from."""
+    for name in ("start", "moved", "quarter"):
+        export.export(at(name + ".pt"), at(name + "-f32.rnnm"), "f32")
+    with_head(at("start-f32.rnnm"), at("start-h.rnnm"), 0.5, 1)
+    with_head(at("moved-f32.rnnm"), at("moved-h.rnnm"), 0.75, 2)
+    pair = (at("start-h.rnnm"), at("moved-h.rnnm"))
+    proc = run_average(*pair, at("quarter-h.rnnm"), "--weight", "0.25")
+    ok = proc.returncode == 0
+    check(ok, "two model files with heads averaged: %s"
+          % (proc.stderr.strip()[-70:] or proc.stdout.strip()[-70:]))
+    if ok:
+        worst = largest_difference(pair, at("quarter-h.rnnm"), 0.25)
+        out = modelfile.read_model(at("quarter-h.rnnm"))
+        check(worst < 1e-6, "every layer's arrays, the head's too, are "
+              "0.75 start + 0.25 moved (off by at most %.2g)" % worst)
+        check(out.bin_layer == len(out.layers) - 1
+              and out.speech_protection == 0.75,
+              "the head's index and the moved file's speech protection "
+              "are kept (%d, %g)" % (out.bin_layer, out.speech_protection))
+    run_average(*pair, at("w1.rnnm"), "--weight", "1")
+    run_average(*pair, at("w0.rnnm"), "--weight", "0",
+                "--speech-protection", "0.5")
+    check(os.path.exists(at("w1.rnnm")) and os.path.exists(at("w0.rnnm"))
+          and file_bytes(at("w1.rnnm")) == file_bytes(at("moved-h.rnnm"))
+          and file_bytes(at("w0.rnnm")) == file_bytes(at("start-h.rnnm")),
+          "--weight 1 writes the moved file and 0 (with its speech "
+          "protection) the start's, byte for byte")
+    run_average(at("start-f32.rnnm"), at("moved-f32.rnnm"),
+                at("files-quarter.rnnm"), "--weight", "0.25")
+    worst = largest_difference((at("quarter-f32.rnnm"),) * 2,
+                               at("files-quarter.rnnm"), 0.0)
+    check(worst < 1e-5, "averaging the exported files gives the export of "
+          "the averaged checkpoint (off by at most %.2g)" % worst)
+
+
+def check_file_refusals(at):
+    """Model files that cannot be averaged."""
+    export.export(at("wider.pt"), at("wider-f32.rnnm"), "f32")
+    export.export(at("ahead.pt"), at("ahead-f32.rnnm"), "f32")
+    for a, b, why in (
+            ("start-f32.rnnm", "moved.pt", "not one of each"),
+            ("start-f32.rnnm", "wider-f32.rnnm", "sizes or kind differ"),
+            ("start-f32.rnnm", "ahead-f32.rnnm", "lookaheads differ"),
+            ("start-f32.rnnm", "start-h.rnnm", "layers differ")):
+        proc = run_average(at(a), at(b), at("bad.rnnm"))
+        check(proc.returncode != 0 and why in proc.stderr,
+              "%s with %s refused, naming why (exit %d): %s"
+              % (a, b, proc.returncode, proc.stderr.strip()[-80:]))
+
+
 def main():
     features_tool, forward_tool = sys.argv[1:3]
     with tempfile.TemporaryDirectory() as tmp:
@@ -133,6 +223,8 @@ def main():
         check_weights(at, start, moved)
         check_forward(at, forward_tool, path)
         check_refusals(at, ckpt, moved)
+        check_files(at)
+        check_file_refusals(at)
     return check.status()
 
 
