@@ -755,8 +755,8 @@ START_TEST (test_gains_lift_peaks)
   static const guint rates[] = { 48000, 16000 };
   /* Bins 50 Hz apart at both rates: bin 20 is 1 kHz, bin 80 4 kHz. */
   const guint low_peak = 5, mid_peak = 10, high_peak = 16, band_peak = 60,
-              above = (guint) (DSP_FEATURES_LIFT_MAX_HZ / 50.0) + 10,
-              edge = 1, quiet = 13;
+              above = (guint) (DSP_FEATURES_LIFT_MAX_HZ / 50.0) + 10, edge = 1,
+              quiet = 13;
   DspFrameConfig cfg;
   g_autoptr (DspFeatures) feat = NULL;
   gfloat spectrum[2 * DSP_MAX_BINS], gains[DSP_MAX_BINS], lifted[DSP_MAX_BINS];
