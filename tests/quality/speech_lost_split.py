@@ -4,7 +4,7 @@
 
     speech_lost_split.py [--model FILE] [--edges "0 1 2 ..."] [--build DIR]
                          [--split "0 500 1000 2000 4000 24000"]
-                         [--max-snr 10] [--jobs N] TESTDIR ...
+                         [--max-snr 10] [--by-kind] [--jobs N] TESTDIR ...
     speech_lost_split.py --self-check [--build DIR] [--model FILE]
 
 Each TESTDIR is a test/ or test-real/ folder written by dsp/train/synth.py.
@@ -18,6 +18,10 @@ and averaged over the mixtures: for each range its share of the counted
 speech energy, its part of the element's and of the ceiling's dB lost, the
 excess of the element over the ceiling and the element's mean loss over
 the range's bins (part / share). The parts add up to the totals.
+With --by-kind a second table gives the same split for each noise kind
+alone (its element and ceiling totals, and the element's excess over the
+ceiling in each range): where a kind loses more than the others, and in
+which range.
 
 It says where a network's speech loss beyond what band gains must lose
 sits: a loss or a weight aimed at that range is the lever it points to.
@@ -25,7 +29,8 @@ sits: a loss or a weight aimed at that range is the lever it points to.
 --self-check writes two mixtures of a synthetic voice in white noise, runs
 the element on them and checks that the parts add up to the totals, the
 shares to 1, that the ceiling's total is mask_ceiling.py's first row and
-that the element loses some speech and the ceiling less.
+that the element loses some speech and the ceiling less, and that the
+per-kind means, weighted by their mixtures, give the overall ones.
 """
 
 import argparse
@@ -82,6 +87,15 @@ def split_means(results):
     return shares, element, ceiling, totals, len(counted)
 
 
+def kind_means(mixtures, results):
+    """split_means() of each noise kind's mixtures, in the order the kinds
+    first appear: a list of (kind, means)."""
+    kinds = list(dict.fromkeys(m["kind"] for m in mixtures))
+    return [(kind, split_means([r for m, r in zip(mixtures, results)
+                                if m["kind"] == kind]))
+            for kind in kinds]
+
+
 def range_name(lo, hi):
     """A range of frequencies as the table names it."""
     def hz(f):
@@ -109,6 +123,20 @@ def table(split, means):
     return "\n".join(lines)
 
 
+def kind_table(split, per_kind):
+    """The markdown table of kind_means(): per kind its mixtures, totals
+    and the element's excess over the ceiling in each range."""
+    ranges = [range_name(lo, hi) for lo, hi in zip(split[:-1], split[1:])]
+    lines = ["| noise kind | mixtures | element (dB) | band ceiling (dB) | "
+             + " | ".join("excess %s" % r for r in ranges) + " |",
+             "|---|---|---|---|" + "---|" * len(ranges)]
+    for kind, (_, element, ceiling, totals, n) in per_kind:
+        lines.append("| %s | %d | %.2f | %.2f | %s |" % (
+            kind, n, totals[0], totals[1],
+            " | ".join("%+.2f" % (e - c) for e, c in zip(element, ceiling))))
+    return "\n".join(lines)
+
+
 def run(testdirs, edges, split, build, model, max_snr, jobs):
     """split_means() of the mixtures of testdirs up to max_snr dB."""
     mixtures = [m for m in evaluate.load_mixtures(testdirs, "test")
@@ -120,7 +148,7 @@ def run(testdirs, edges, split, build, model, max_snr, jobs):
         args = [(m, edges, split, build, model, work) for m in mixtures]
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(mixture_parts, args))
-    return split_means(results), results
+    return split_means(results), results, mixtures
 
 
 def model_edges(build, model):
@@ -136,22 +164,23 @@ def model_edges(build, model):
     return [int(v) for v in info["band edges"].split()]
 
 
-def write_mixtures(folder, clean, snrs, rng):
+def write_mixtures(folder, clean, snrs, kinds, rng):
     """Mixtures of clean in white noise at snrs dB, with a manifest.tsv as
-    synth.py writes it; returns the noisy signals."""
+    synth.py writes it, each named as of a noise kind of kinds; returns the
+    noisy signals."""
     noisy = []
     with open(os.path.join(folder, "manifest.tsv"), "w") as f:
         f.write("name\theldout_noise\tsnr\tnoise\tvoices\n")
-        for snr in snrs:
+        for index, (snr, kind_name) in enumerate(zip(snrs, kinds)):
             noise = rng.standard_normal(clean.size) * np.std(clean) \
                 * 10 ** (-snr / 20)
-            name = "mix%d" % snr
+            name = "mix%d" % index
             for kind, x in (("clean", clean), ("noisy", clean + noise)):
                 wavfile.write(os.path.join(folder, "%s_%s.wav" % (name, kind)),
                               metrics.RATE, x.astype(np.float32))
             noisy.append(evaluate.read_wav(os.path.join(
                 folder, name + "_noisy.wav")))
-            f.write("%s\tno\t%d\twhite\tsynthetic\n" % (name, snr))
+            f.write("%s\tno\t%d\t%s\tsynthetic\n" % (name, snr, kind_name))
     return noisy
 
 
@@ -163,15 +192,27 @@ def self_check(build, model):
     clean *= 0.1 / np.max(np.abs(clean))
     edges = model_edges(build, model)
     split = [float(v) for v in DEFAULT_SPLIT.split()]
-    snrs = (0, 5)
+    # Two kinds, both white noise under other names: what is checked is
+    # the grouping, not the noise.
+    snrs, kinds = (0, 5, 0), ("white", "white", "again")
     with tempfile.TemporaryDirectory() as folder:
-        noisy = write_mixtures(folder, clean, snrs, rng)
+        noisy = write_mixtures(folder, clean, snrs, kinds, rng)
         clean = evaluate.read_wav(os.path.join(folder, "mix0_clean.wav"))
-        means, results = run([folder], edges, split, build, model, 10, 1)
+        means, results, mixtures = run([folder], edges, split, build, model,
+                                       10, 1)
+    per_kind = kind_means(mixtures, results)
     print(table(split, means))
+    print(kind_table(split, per_kind))
     shares, element, ceiling, totals, n = means
+    weighted = sum(pk[1][4] * np.asarray(pk[1][1]) for pk in per_kind) / n
     checks = [
-        ("both mixtures counted", n == 2),
+        ("all three mixtures counted", n == 3),
+        ("two kinds, of 2 and 1 mixtures",
+         [(k, m[4]) for k, m in per_kind] == [("white", 2), ("again", 1)]),
+        ("the kinds' parts, weighted by their mixtures, give the overall "
+         "parts", np.allclose(weighted, element, atol=1e-12)),
+        ("one mixture's kind is that mixture alone",
+         abs(per_kind[1][1][3][0] - results[2][2]) < 1e-12),
         ("the shares add up to 1", abs(np.sum(shares) - 1) < 1e-9),
         ("the element's parts add up to its total",
          abs(np.sum(element) - totals[0]) < 1e-9),
@@ -200,6 +241,8 @@ def main():
     ap.add_argument("--split", default=DEFAULT_SPLIT,
                     help="range edges in Hz (default: %(default)s)")
     ap.add_argument("--max-snr", type=float, default=10.0)
+    ap.add_argument("--by-kind", action="store_true",
+                    help="also the split of each noise kind alone")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--self-check", action="store_true")
     args = ap.parse_args()
@@ -216,11 +259,14 @@ def main():
             or any(a >= b for a, b in zip(split[:-1], split[1:])):
         ap.error("--split: rising edges in Hz from 0 to %d"
                  % (metrics.RATE // 2))
-    means, _ = run(args.testdirs, edges, split, args.build, args.model,
-                   args.max_snr, args.jobs)
+    means, results, mixtures = run(args.testdirs, edges, split, args.build,
+                                   args.model, args.max_snr, args.jobs)
     print("%d mixtures up to %g dB in %d folders\n"
           % (means[4], args.max_snr, len(args.testdirs)))
     print(table(split, means))
+    if args.by_kind:
+        print()
+        print(kind_table(split, kind_means(mixtures, results)))
     return 0
 
 
