@@ -4,7 +4,8 @@
 
     speech_lost_split.py [--model FILE] [--edges "0 1 2 ..."] [--build DIR]
                          [--split "0 500 1000 2000 4000 24000"]
-                         [--max-snr 10] [--by-kind] [--jobs N] TESTDIR ...
+                         [--max-snr 10] [--by-kind] [--rate 16000]
+                         [--jobs N] TESTDIR ...
     speech_lost_split.py --self-check [--build DIR] [--model FILE]
 
 Each TESTDIR is a test/ or test-real/ folder written by dsp/train/synth.py.
@@ -18,7 +19,14 @@ and averaged over the mixtures: for each range its share of the counted
 speech energy, its part of the element's and of the ceiling's dB lost, the
 excess of the element over the ceiling and the element's mean loss over
 the range's bins (part / share). The parts add up to the totals.
-With --by-kind a second table gives the same split for each noise kind
+With --rate 16000 the model is a 16 kHz one (by default the 16 kHz model
+built into the plugin) and each mixture is run at 16 kHz as
+docs/quality-16k.md runs it: its clean speech and its mix decimated apart
+(so the mix is exactly speech plus noise at 16 kHz), the element held at
+16 kHz by a caps filter, the ceiling's ideal band gains taken in the
+model's 16 kHz STFT, and the clean, noisy, denoised and ceiling signals
+scored upsampled to 48 kHz, the metrics' rate (nothing above 8 kHz is
+counted then). With --by-kind a second table gives the same split for each noise kind
 alone (its element and ceiling totals, and the element's excess over the
 ceiling in each range): where a kind loses more than the others, and in
 which range.
@@ -42,6 +50,7 @@ from types import SimpleNamespace
 
 import numpy as np
 from scipy.io import wavfile
+from scipy.signal import resample_poly
 
 import evaluate
 import mask_ceiling
@@ -50,24 +59,71 @@ import metrics
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 DEFAULT_SPLIT = "0 500 1000 2000 4000 24000"
+# The rates a model may run at here, and the built-in model of each.
+DEFAULT_MODELS = {48000: os.path.join(SRC, "dsp", "models",
+                                      "rnndenoise-48k.rnnm"),
+                  16000: os.path.join(SRC, "dsp", "models",
+                                      "rnndenoise-16k.rnnm")}
 
 
-def runner(build, model, work):
-    """An evaluate.Runner for the element alone."""
-    return evaluate.Runner(SimpleNamespace(build=build, model=model,
-                                           work=work))
+class Runner(evaluate.Runner):
+    """evaluate.Runner's element run, with a caps filter in front of the
+    element that holds it at @rate (the audioresample before it converts
+    nothing then: the input is at that rate)."""
+
+    def __init__(self, args, rate):
+        super().__init__(args)
+        self.rate = rate
+
+    def element(self, method):
+        return (["audio/x-raw,rate=%d" % self.rate, "!"]
+                + super().element(method))
+
+
+def runner(build, model, work, rate=metrics.RATE):
+    """A Runner for the element alone, at rate."""
+    return Runner(SimpleNamespace(build=build, model=model, work=work), rate)
+
+
+def at_rate(x, rate):
+    """A 48 kHz signal decimated to rate (itself at 48 kHz)."""
+    up = metrics.RATE // rate
+    return x if up == 1 else resample_poly(x, 1, up)
+
+
+def to_48k(x, rate):
+    """A signal at rate upsampled to the metrics' 48 kHz."""
+    up = metrics.RATE // rate
+    return x if up == 1 else resample_poly(x, up, 1)
+
+
+def denoise(m, build, model, work, rate):
+    """(clean, noisy, denoised, ceiling input) of mixture m at rate: the
+    clean speech and the mix (decimated apart below 48 kHz), and the
+    element's output on that mix, aligned with the clean speech."""
+    clean = at_rate(evaluate.read_wav(m["clean"]), rate)
+    noisy = at_rate(evaluate.read_wav(m["noisy"]), rate)
+    path = m["noisy"]
+    if rate != metrics.RATE:
+        path = os.path.join(work, "in-%d.wav" % os.getpid())
+        wavfile.write(path, rate, noisy.astype(np.float32))
+    out = os.path.join(work, "out-%d.wav" % os.getpid())
+    runner(build, model, work, rate).gst("rnndenoise", path, out)
+    y = evaluate.read_wav(out, rate)
+    return clean, noisy, y
 
 
 def mixture_parts(job):
     """(element parts, ceiling parts, element total, ceiling total) of one
     mixture; each parts list holds (share, part) per range."""
-    m, edges, split, build, model, work = job
-    clean, noisy = evaluate.read_wav(m["clean"]), evaluate.read_wav(m["noisy"])
-    out = os.path.join(work, "out-%d.wav" % os.getpid())
-    runner(build, model, work).gst("rnndenoise", m["noisy"], out)
-    y = evaluate.read_wav(out)
+    m, edges, split, build, model, work, rate = job
+    clean, noisy, y = denoise(m, build, model, work, rate)
+    ceiling = evaluate.ideal_band_gains(clean, noisy, edges,
+                                        hop=rate // 100)
+    clean, noisy, y, ceiling = (to_48k(x, rate)
+                                for x in (clean, noisy, y, ceiling))
     y = metrics.align(y, metrics.best_lag(clean, y), clean.size)
-    ceiling = evaluate.ideal_band_gains(clean, noisy, edges)
+    ceiling = ceiling[:clean.size]
     noise = noisy - clean
     return (metrics.speech_energy_lost_parts(clean, noise, y, split),
             metrics.speech_energy_lost_parts(clean, noise, ceiling, split),
@@ -137,7 +193,8 @@ def kind_table(split, per_kind):
     return "\n".join(lines)
 
 
-def run(testdirs, edges, split, build, model, max_snr, jobs):
+def run(testdirs, edges, split, build, model, max_snr, jobs,
+        rate=metrics.RATE):
     """split_means() of the mixtures of testdirs up to max_snr dB."""
     mixtures = [m for m in evaluate.load_mixtures(testdirs, "test")
                 if m["snr"] <= max_snr]
@@ -145,22 +202,23 @@ def run(testdirs, edges, split, build, model, max_snr, jobs):
         sys.exit("speech_lost_split: no mixture up to %g dB" % max_snr)
     with tempfile.TemporaryDirectory() as work:
         runner(build, model, work).check()
-        args = [(m, edges, split, build, model, work) for m in mixtures]
+        args = [(m, edges, split, build, model, work, rate)
+                for m in mixtures]
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(mixture_parts, args))
     return split_means(results), results, mixtures
 
 
-def model_edges(build, model):
-    """The band edges (bins) of a 48 kHz model file, from rnndenoise-model
-    info; exits on a model for another rate (the element would run its
-    built-in model on these 48 kHz mixtures instead)."""
+def model_edges(build, model, rate=metrics.RATE):
+    """The band edges (bins) of a model file for rate, from rnndenoise-model
+    info; exits on a model for another rate (the element would refuse it
+    or run its built-in model of the stream's rate instead)."""
     info = evaluate.model_info(os.path.join(build, "dsp", "rnndenoise-model"),
                                model)
-    rate = int(info["sample rate"].split()[0])
-    if rate != metrics.RATE:
-        sys.exit("speech_lost_split: %s is a %d Hz model; the test mixtures "
-                 "are at %d Hz" % (model, rate, metrics.RATE))
+    model_rate = int(info["sample rate"].split()[0])
+    if model_rate != rate:
+        sys.exit("speech_lost_split: %s is a %d Hz model; the mixtures run "
+                 "at %d Hz (--rate)" % (model, model_rate, rate))
     return [int(v) for v in info["band edges"].split()]
 
 
@@ -226,7 +284,38 @@ def self_check(build, model):
              abs(r[3] - first_row) < 1e-9),
             ("%d dB: the element loses speech (%.2f dB), the ceiling less "
              "(%.2f dB)" % (snr, r[2], r[3]), r[2] > 0 and r[3] < r[2])]
-    return mask_ceiling.report_checks(checks)
+    return mask_ceiling.report_checks(checks + self_check_16k(build, rng))
+
+
+def self_check_16k(build, rng):
+    """The checks of the --rate 16000 path, on two synthetic mixtures
+    through the element's 16 kHz model."""
+    model = DEFAULT_MODELS[16000]
+    edges = model_edges(build, model, 16000)
+    clean = metrics._speechlike(rng, 3.0)
+    clean *= 0.1 / np.max(np.abs(clean))
+    split = [0.0, 1000.0, 8000.0, 24000.0]
+    snrs = (0, 5)
+    with tempfile.TemporaryDirectory() as folder:
+        write_mixtures(folder, clean, snrs, ("white", "white"), rng)
+        means, results, _ = run([folder], edges, split, build, model, 10, 1,
+                                16000)
+    print(table(split, means))
+    shares, element, ceiling, totals, n = means
+    checks = [
+        ("16 kHz: both mixtures counted", n == 2),
+        ("16 kHz: nothing above 8 kHz counted (share %.2g)" % shares[2],
+         shares[2] < 1e-6),
+        ("16 kHz: the element's parts add up to its total",
+         abs(np.sum(element) - totals[0]) < 1e-9),
+        ("16 kHz: the ceiling's parts add up to its total",
+         abs(np.sum(ceiling) - totals[1]) < 1e-9)]
+    for r, snr in zip(results, snrs):
+        checks.append(
+            ("16 kHz, %d dB: the element loses speech (%.2f dB), the "
+             "ceiling less (%.2f dB)" % (snr, r[2], r[3]),
+             r[2] > 0 and r[3] < r[2]))
+    return checks
 
 
 def main():
@@ -235,8 +324,12 @@ def main():
     ap.add_argument("--edges", help="band edges in bins, as "
                     "rnndenoise-model info prints them (default: the "
                     "model's)")
-    ap.add_argument("--model", default=os.path.join(
-        SRC, "dsp", "models", "rnndenoise-48k.rnnm"))
+    ap.add_argument("--model", help="the model file (default: the "
+                    "built-in model of --rate)")
+    ap.add_argument("--rate", type=int, choices=sorted(DEFAULT_MODELS),
+                    default=metrics.RATE,
+                    help="the rate the model runs at (default "
+                    "%(default)s)")
     ap.add_argument("--build", default=os.path.join(SRC, "build"))
     ap.add_argument("--split", default=DEFAULT_SPLIT,
                     help="range edges in Hz (default: %(default)s)")
@@ -247,11 +340,12 @@ def main():
     ap.add_argument("--self-check", action="store_true")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
+    args.model = args.model or DEFAULT_MODELS[args.rate]
     if args.self_check:
         return self_check(args.build, args.model)
     if not args.testdirs:
         ap.error("at least one TESTDIR is needed")
-    model_band_edges = model_edges(args.build, args.model)
+    model_band_edges = model_edges(args.build, args.model, args.rate)
     edges = [int(v) for v in args.edges.split()] if args.edges \
         else model_band_edges
     split = [float(v) for v in args.split.split()]
@@ -260,7 +354,8 @@ def main():
         ap.error("--split: rising edges in Hz from 0 to %d"
                  % (metrics.RATE // 2))
     means, results, mixtures = run(args.testdirs, edges, split, args.build,
-                                   args.model, args.max_snr, args.jobs)
+                                   args.model, args.max_snr, args.jobs,
+                                   args.rate)
     print("%d mixtures up to %g dB in %d folders\n"
           % (means[4], args.max_snr, len(args.testdirs)))
     print(table(split, means))
