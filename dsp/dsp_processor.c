@@ -45,6 +45,7 @@
 #include "dsp_error.h"
 #include "dsp_features.h"
 #include "dsp_frame_config.h"
+#include "dsp_level.h"
 #include "dsp_pitch.h"
 #include "dsp_processor.h"
 #include "dsp_stft.h"
@@ -84,7 +85,9 @@ struct _DspProcessor
   gfloat harmonic_lift;          /* 0 = bins take their band's gain */
   gfloat vad_threshold;          /* 0 = no gate */
   guint vad_hold_frames;
+  gboolean level_normalization; /* analyse at DSP_LEVEL_TARGET_DBFS */
   gfloat *gate_hold;      /* owned; channels; frames the gate stays open */
+  DspLevel *level;        /* owned; channels; tracked even when not used */
   DspStft **stft;         /* owned, one per channel */
   DspFeatures **features; /* owned, one per channel */
   DspPitch **pitch;       /* owned, one per channel; NULL below layout 3 */
@@ -105,6 +108,8 @@ struct _DspProcessor
   gfloat *floor_above;    /* owned; channels x (1 + L) x n_bands; NULL
                            * unless tracks_floor */
   gfloat *pitch_spectrum; /* owned; n_bins x 2, layout 3 only */
+  gfloat *scaled;         /* owned; n_bins x 2: the level-normalised
+                           * spectrum the features are computed on */
   gfloat *band_gains;     /* owned; channels x n_bands */
   gfloat *vad;            /* owned; channels */
   gfloat *bin_gains;      /* owned; n_bins */
@@ -171,6 +176,8 @@ save_history (DspProcessor *self, gfloat *history)
     memcpy (p, self->out_frame + c * self->hop, self->hop * sizeof (gfloat));
     p += self->hop;
     *p++ = self->gate_hold[c];
+    dsp_level_save (&self->level[c], p);
+    p += DSP_LEVEL_HISTORY_SIZE;
     copy_delay_line (self, c, p, TRUE);
     p += self->delay_history;
   }
@@ -253,6 +260,8 @@ load_history (DspProcessor *self, gfloat *history)
     p += self->hop;
     self->gate_hold[c] = CLAMP (*p, 0.0f, 1e6f);
     p++;
+    dsp_level_load (&self->level[c], p);
+    p += DSP_LEVEL_HISTORY_SIZE;
     copy_delay_line (self, c, p, FALSE);
     p += self->delay_history;
     clamp_floor_above (self, c);
@@ -342,10 +351,11 @@ allocate_working_memory (DspProcessor *self)
       * ((gsize) self->n_bins * 2 + self->n_features
           + (self->tracks_floor ? self->n_bands : 0));
   /* Per channel: STFT, features, pitch, partial frame, pending output,
-   * gate, delay line; then the frames seen (with lookahead only), the
-   * position and the pre-roll. */
+   * gate, level tracker, delay line; then the frames seen (with lookahead
+   * only), the position and the pre-roll. */
   self->history_per_channel = self->stft_history + self->features_history
-      + self->pitch_history + 2 * self->hop + 1 + self->delay_history;
+      + self->pitch_history + 2 * self->hop + 1 + DSP_LEVEL_HISTORY_SIZE
+      + self->delay_history;
   self->history_size = self->channels * self->history_per_channel
       + (self->lookahead > 0 ? 1 : 0) + 2;
   self->latency = latency_of (self->model);
@@ -371,6 +381,10 @@ allocate_working_memory (DspProcessor *self)
       dsp_model_scratch_size (self->model, self->channels) + 1);
   self->zeros = g_new0 (gfloat, (gsize) self->channels * self->hop);
   self->gate_hold = g_new0 (gfloat, self->channels);
+  self->level = g_new0 (DspLevel, self->channels);
+  for (c = 0; c < self->channels; c++)
+    dsp_level_init (&self->level[c], self->cfg.sample_rate, self->hop);
+  self->scaled = g_new0 (gfloat, (gsize) self->n_bins * 2);
 }
 
 /**
@@ -411,6 +425,7 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->speech_protection = dsp_model_get_speech_protection (model);
   self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
   self->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
+  self->level_normalization = TRUE;
   allocate_working_memory (self);
 
   dsp_model_init_state_descriptor (model, channels, self->history_size, &desc);
@@ -462,6 +477,8 @@ dsp_processor_free (DspProcessor *self)
   g_free (self->scratch);
   g_free (self->zeros);
   g_free (self->gate_hold);
+  g_free (self->level);
+  g_free (self->scaled);
   rnn_state_slot_free (self->slot);
   g_clear_pointer (&self->model, dsp_model_unref);
   g_free (self);
@@ -782,6 +799,27 @@ dsp_processor_set_harmonic_lift (DspProcessor *self, gfloat lift)
 }
 
 /**
+ * dsp_processor_set_level_normalization:
+ * @self: a processor
+ * @enabled: whether the analysis sees the input at a fixed level
+ *
+ * With @enabled (the default), each channel's features are computed on its
+ * spectrum scaled so that its loud frames stand at DSP_LEVEL_TARGET_DBFS
+ * (see dsp_level.h), so that a quiet input loses no more speech than a
+ * loud one; the output keeps the input's level. Without it, the features
+ * read the input as it is, as the network was trained. The tracker runs
+ * either way (it is part of the history), so turning this on mid-stream
+ * takes the level already heard. Takes effect at the next frame. Call
+ * from the streaming thread.
+ */
+void
+dsp_processor_set_level_normalization (DspProcessor *self, gboolean enabled)
+{
+  g_return_if_fail (self != NULL);
+  self->level_normalization = enabled != FALSE;
+}
+
+/**
  * dsp_processor_set_attenuation_limit:
  * @self: a processor
  * @db: the largest attenuation in dB (0 = unlimited)
@@ -860,12 +898,32 @@ protect_speech (const DspProcessor *self, const gfloat *above, gfloat vad,
   }
 }
 
+/* The spectrum channel @c's features are computed on: @spectrum itself,
+ * or with level normalisation a copy scaled by the tracked level's gain
+ * (dsp_level.c says why). Only the analysis sees the scaled copy; the gains
+ * are applied to @spectrum, so the output keeps the input's level. */
+static const gfloat *
+analysis_spectrum (DspProcessor *self, guint c, const gfloat *spectrum)
+{
+  gsize n = (gsize) self->n_bins * 2, i;
+  gfloat gain;
+
+  dsp_level_update (&self->level[c], self->in_frame + c * self->hop, self->hop);
+  if (!self->level_normalization)
+    return spectrum;
+  gain = dsp_level_gain (&self->level[c]);
+  for (i = 0; i < n; i++)
+    self->scaled[i] = spectrum[i] * gain;
+  return self->scaled;
+}
+
 /* The analysis of the frame that just completed, frame t, for every
  * channel: its spectrum, its features (at the end of the channel's network
  * row) and its noise-floor distances go into the newest slot of the delay
  * line. The floor distances are kept because the tracker moves on with
  * every frame, and frame t's gains must be limited and weighed by frame
- * t's state, whatever frames the network read ahead. */
+ * t's state, whatever frames the network read ahead. The pitch search
+ * reads the input unscaled: its correlations do not depend on the level. */
 static void
 analyze_frame (DspProcessor *self)
 {
@@ -877,12 +935,14 @@ analyze_frame (DspProcessor *self)
     const gfloat *in = self->in_frame + c * self->hop;
     gfloat *row = self->feature_rows + (gsize) c * self->n_inputs
         + (gsize) newest * self->n_features;
+    const gfloat *analysed;
 
     dsp_stft_analyze (self->stft[c], in, spectrum);
-    dsp_features_compute (self->features[c], spectrum, row, energies);
+    analysed = analysis_spectrum (self, c, spectrum);
+    dsp_features_compute (self->features[c], analysed, row, energies);
     if (self->pitch != NULL) {
       dsp_pitch_analyze (self->pitch[c], in, self->pitch_spectrum);
-      dsp_pitch_features (self->pitch[c], self->features[c], energies, spectrum,
+      dsp_pitch_features (self->pitch[c], self->features[c], energies, analysed,
           self->pitch_spectrum,
           row + DSP_PITCH_FEATURES_OFFSET (self->n_bands));
     }

@@ -115,6 +115,9 @@ void dsp_processor_set_stationary_suppression (DspProcessor *self,
 
 void dsp_processor_set_harmonic_lift (DspProcessor *self, gfloat lift);
 
+void dsp_processor_set_level_normalization (DspProcessor *self,
+    gboolean enabled);
+
 void dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
     guint hold_frames);
 

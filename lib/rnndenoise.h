@@ -185,13 +185,20 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * power of the 5 bins around it and it gets sqrt (1 - noise / power) where
  * that is higher than g; bins whose gain is below 0.2 are left alone.
  * Never lowers a gain; after the speech protection and the VAD gate,
- * before the attenuation limit; 0 is off (default 0.5, as the element). */
+ * before the attenuation limit; 0 is off (default 0.5, as the element).
+ * Level normalisation, 0 or 1: 1 (the default, as the element's
+ * level-normalization) lets the network hear each channel as if its loud
+ * frames stood at -27 dBFS, so that quiet and loud inputs are denoised
+ * alike; the output keeps the input's level, and the tracked level is
+ * part of the snapshot. */
 RNNDENOISE_API int rnndenoise_set_attenuation_limit (RnnDenoise *st, float db);
 RNNDENOISE_API int rnndenoise_set_speech_protection (RnnDenoise *st,
     float amount);
 RNNDENOISE_API int rnndenoise_set_stationary_suppression (RnnDenoise *st,
     float amount);
 RNNDENOISE_API int rnndenoise_set_harmonic_lift (RnnDenoise *st, float lift);
+RNNDENOISE_API int rnndenoise_set_level_normalization (RnnDenoise *st,
+    int enabled);
 RNNDENOISE_API int rnndenoise_set_vad_threshold (RnnDenoise *st,
     float threshold);
 RNNDENOISE_API int rnndenoise_set_vad_hold (RnnDenoise *st, float ms);

@@ -63,6 +63,7 @@ GST_DEBUG_CATEGORY (gst_rnn_denoise_debug);
 
 #define DEFAULT_MODEL NULL
 #define DEFAULT_ATTENUATION_LIMIT 0.0
+#define DEFAULT_LEVEL_NORMALIZATION TRUE
 /* Below 0: the speech protection the model file names. */
 #define DEFAULT_SPEECH_PROTECTION -1.0
 #define DEFAULT_VAD_THRESHOLD 0.0
@@ -80,6 +81,7 @@ enum
   PROP_SPEECH_PROTECTION,
   PROP_STATIONARY_SUPPRESSION,
   PROP_HARMONIC_LIFT,
+  PROP_LEVEL_NORMALIZATION,
   PROP_VAD_THRESHOLD,
   PROP_VAD_HOLD,
   PROP_RESET_ON_DISCONT,
@@ -593,6 +595,9 @@ gst_rnn_denoise_set_property (GObject *object, guint prop_id,
     case PROP_HARMONIC_LIFT:
       self->harmonic_lift = g_value_get_double (value);
       break;
+    case PROP_LEVEL_NORMALIZATION:
+      self->level_normalization = g_value_get_boolean (value);
+      break;
     case PROP_VAD_THRESHOLD:
       self->vad_threshold = g_value_get_double (value);
       break;
@@ -640,6 +645,9 @@ gst_rnn_denoise_get_property (GObject *object, guint prop_id, GValue *value,
       break;
     case PROP_HARMONIC_LIFT:
       g_value_set_double (value, self->harmonic_lift);
+      break;
+    case PROP_LEVEL_NORMALIZATION:
+      g_value_set_boolean (value, self->level_normalization);
       break;
     case PROP_VAD_THRESHOLD:
       g_value_set_double (value, self->vad_threshold);
@@ -874,6 +882,33 @@ install_gain_properties (GObjectClass *gobject_class)
               | GST_PARAM_CONTROLLABLE));
 }
 
+/* What the network hears of the input's level. */
+static void
+install_level_property (GObjectClass *gobject_class)
+{
+  /**
+   * GstRnnDenoise:level-normalization:
+   *
+   * Whether the network hears each channel as if its loud frames stood at
+   * -27 dBFS, whatever the input's own level: the band energies it reads
+   * are scaled by a gain (-10 to +30 dB) that follows the mean power of
+   * the frames within 15 dB of a slowly decaying peak, averaged over about
+   * 3 s. The gains it gives are applied to the input as it is, so the
+   * output keeps the input's level. The network learnt its gains level by
+   * level: without this, the same speech 20 dB quieter loses about five
+   * times as much of itself (docs/model.md, "Level normalisation"). The
+   * tracked level is part of each pad's state (exported and imported with
+   * it), and is tracked whether this is on or not.
+   */
+  g_object_class_install_property (gobject_class, PROP_LEVEL_NORMALIZATION,
+      g_param_spec_boolean ("level-normalization", "Level normalization",
+          "Let the network hear the input at a fixed level, so that quiet "
+          "and loud inputs are denoised alike (the output keeps its level)",
+          DEFAULT_LEVEL_NORMALIZATION,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
+              | GST_PARAM_CONTROLLABLE));
+}
+
 static void
 install_vad_gate_properties (GObjectClass *gobject_class)
 {
@@ -1050,6 +1085,7 @@ gst_rnn_denoise_class_init (GstRnnDenoiseClass *klass)
   gobject_class->finalize = gst_rnn_denoise_finalize;
   install_model_property (gobject_class);
   install_gain_properties (gobject_class);
+  install_level_property (gobject_class);
   install_vad_gate_properties (gobject_class);
   install_stream_properties (gobject_class);
   install_signals (klass);
@@ -1090,6 +1126,7 @@ gst_rnn_denoise_init (GstRnnDenoise *self)
   self->speech_protection = DEFAULT_SPEECH_PROTECTION;
   self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
   self->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
+  self->level_normalization = DEFAULT_LEVEL_NORMALIZATION;
   self->vad_threshold = DEFAULT_VAD_THRESHOLD;
   self->vad_hold = DEFAULT_VAD_HOLD;
   self->reset_on_discont = DEFAULT_RESET_ON_DISCONT;

@@ -78,6 +78,7 @@ struct _GstRnnDenoise
   gdouble speech_protection;
   gdouble stationary_suppression;
   gdouble harmonic_lift;
+  gboolean level_normalization;
   gdouble vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;
@@ -100,6 +101,7 @@ typedef struct
   gfloat speech_protection;
   gfloat stationary_suppression;
   gfloat harmonic_lift;
+  gboolean level_normalization;
   gfloat vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;

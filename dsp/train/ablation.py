@@ -4,16 +4,18 @@
 ablation table.
 
     ablation.py FORWARD TESTDIR
-                NAME=MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT]]]] [...]
-                [--jobs J] [--rate 16000]
+                NAME=MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT[@LEVEL]]]]]
+                [...]
+                [--jobs J] [--rate 16000] [--gain-db G]
 
 FORWARD is the rnndenoise-forward tool; TESTDIR a test/ or test-real/
 folder written by synth.py (snrS/ subfolders, manifest.tsv). Every model
 denoises every mixture with the element's own processor (with the
 attenuation limit in dB, the speech protection, the stationary
-suppression and the harmonic lift after @, the processor's defaults
-otherwise; output aligned with the input), and the mixtures are scored with the quality
-evaluation's metrics: mean ΔSI-SDR over −5…10 dB, STOI's change from the
+suppression, the harmonic lift and the level normalisation (0 or 1)
+after @, the processor's defaults otherwise; output aligned with the
+input), and the mixtures are scored with the quality evaluation's
+metrics: mean ΔSI-SDR over −5…10 dB, STOI's change from the
 noisy input over −5…10 dB and at +20 dB, speech energy lost in
 speech-dominated bins, noise reduction where no one speaks, and ΔSI-SDR on
 the hum, babble and room mixtures. Prints a Markdown table.
@@ -22,6 +24,13 @@ With --rate 16000 (for 16 kHz models) each mixture's clean speech and
 noise are decimated to 16 kHz and mixed again, as docs/quality-16k.md's
 evaluation does, and the denoised, clean and noisy 16 kHz signals are
 scored upsampled to 48 kHz, the metrics' rate.
+
+With --gain-db G every mixture (its clean speech, noise and noisy input
+alike) is scaled by G dB before it is denoised, to see how the figures
+hold at input levels other than the mixtures' own (synth.py puts the
+active speech at -42…-12 dBFS); the metrics are scale-invariant, so any
+change is the processor's. The scaled input is written as 32-bit float,
+so it is not clipped.
 """
 
 import argparse
@@ -42,8 +51,9 @@ import metrics  # noqa: E402
 LOW_SNRS = (-5.0, 0.0, 5.0, 10.0)
 KINDS = ("hum", "babble", "room")
 # Settings rnndenoise-forward denoise takes after the model: attenuation
-# limit, speech protection, stationary suppression, harmonic lift.
-MAX_SETTINGS = 4
+# limit, speech protection, stationary suppression, harmonic lift, level
+# normalisation.
+MAX_SETTINGS = 5
 
 
 def read(path):
@@ -72,19 +82,21 @@ def mixtures(testdir):
     return rows
 
 
-def score(forward, model, testdir, stem, out, rate):
-    """Denoise one mixture at RATE with
-    MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT]]]] (the settings go to
-    rnndenoise-forward as they are); returns its figures."""
+def score(forward, model, testdir, stem, out, rate, gain_db=0.0):
+    """Denoise one mixture at RATE, scaled by GAIN_DB, with
+    MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT[@LEVEL]]]]] (the settings
+    go to rnndenoise-forward as they are); returns its figures."""
     base = os.path.join(testdir, stem)
     path, *settings = model.split("@")
-    clean = at_rate(read(base + "_clean.wav"), rate)
+    gain = 10 ** (gain_db / 20)
+    clean = gain * at_rate(read(base + "_clean.wav"), rate)
     noisy_path = base + "_noisy.wav"
     if rate == metrics.RATE:
-        noisy = read(noisy_path)
+        noisy = gain * read(noisy_path)
     else:
         # Decimated apart and mixed again: exactly speech plus noise.
-        noisy = clean + at_rate(read(base + "_noise.wav"), rate)
+        noisy = clean + gain * at_rate(read(base + "_noise.wav"), rate)
+    if rate != metrics.RATE or gain_db != 0.0:
         noisy_path = out + ".in.wav"
         wavfile.write(noisy_path, rate, noisy.astype(np.float32))
     subprocess.run([forward, "denoise", path, noisy_path, out] + settings,
@@ -113,11 +125,13 @@ def main():
     ap.add_argument("--rate", type=int, default=metrics.RATE,
                     choices=(16000, metrics.RATE),
                     help="the rate the models run at (default 48000)")
+    ap.add_argument("--gain-db", type=float, default=0.0,
+                    help="scale every mixture by this many dB first")
     args = ap.parse_args()
     for spec in args.models:
         if "=" not in spec or spec.split("=", 1)[1].count("@") > MAX_SETTINGS:
             ap.error("%s: expected NAME=MODEL[@LIMIT[@PROTECTION"
-                     "[@SUPPRESSION[@LIFT]]]]" % spec)
+                     "[@SUPPRESSION[@LIFT[@LEVEL]]]]]" % spec)
     rows = mixtures(args.testdir)
     print("| model | ΔSI-SDR −5…10 dB | ΔSTOI −5…10 dB | ΔSTOI +20 dB | "
           "speech lost (dB) | noise reduction where no one speaks (dB) | "
@@ -131,7 +145,7 @@ def main():
                     lambda k: score(args.forward, model, args.testdir,
                                     rows[k][0],
                                     os.path.join(tmp, "%d.wav" % k),
-                                    args.rate),
+                                    args.rate, args.gain_db),
                     range(len(rows))))
             low = [r["d_sisdr"] for r, m in zip(res, rows)
                    if m[1] in LOW_SNRS]

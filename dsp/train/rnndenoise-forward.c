@@ -5,7 +5,8 @@
  *   rnndenoise-forward denoise MODEL IN OUT [ATTENUATION_LIMIT_DB
  *                                [SPEECH_PROTECTION
  *                                 [STATIONARY_SUPPRESSION
- *                                  [HARMONIC_LIFT]]]]
+ *                                  [HARMONIC_LIFT
+ *                                   [LEVEL_NORMALIZATION]]]]]
  *
  * run: feeds the feature rows of a file written by rnndenoise-features
  * through dsp_model_forward(), each sequence from the zero state, batch 1,
@@ -18,8 +19,9 @@
  *
  * denoise: runs a mono 48 kHz file (WAV or raw float32, as
  * rnndenoise-features reads them) through a DspProcessor with the given
- * attenuation limit, speech protection, stationary suppression and
- * harmonic lift (the processor's defaults when not given), drains its
+ * attenuation limit, speech protection, stationary suppression, harmonic
+ * lift and level normalisation (0 or 1) (the processor's defaults when not
+ * given), drains its
  * tail and writes a mono 32-bit float WAV of the same length, aligned with
  * the input. It prints the mean VAD probability.
  */
@@ -232,6 +234,10 @@ run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
     if (settings[1] != NULL && settings[2] != NULL && settings[3] != NULL)
       dsp_processor_set_harmonic_lift (proc,
           (gfloat) g_ascii_strtod (settings[3], NULL));
+    if (settings[1] != NULL && settings[2] != NULL && settings[3] != NULL
+        && settings[4] != NULL)
+      dsp_processor_set_level_normalization (proc,
+          g_ascii_strtod (settings[4], NULL) != 0.0);
   }
 
   /* Output sample i is input sample i; the drain gives the tail. */
@@ -258,13 +264,14 @@ main (int argc, char **argv)
   gboolean ok;
 
   if (argc < 5
-      || (argc != 5 && !(argc <= 9 && strcmp (argv[1], "denoise") == 0))
+      || (argc != 5 && !(argc <= 10 && strcmp (argv[1], "denoise") == 0))
       || (strcmp (argv[1], "run") != 0 && strcmp (argv[1], "denoise") != 0)) {
     fprintf (stderr,
         "usage: rnndenoise-forward run MODEL FEATURES OUT\n"
         "       rnndenoise-forward denoise MODEL IN OUT "
         "[ATTENUATION_LIMIT_DB [SPEECH_PROTECTION "
-        "[STATIONARY_SUPPRESSION [HARMONIC_LIFT]]]]\n");
+        "[STATIONARY_SUPPRESSION [HARMONIC_LIFT "
+        "[LEVEL_NORMALIZATION]]]]]\n");
     return 2;
   }
   model = dsp_model_new_from_file (argv[2], &error);

@@ -226,6 +226,70 @@ GST_START_TEST (test_harmonic_lift_property)
 
 GST_END_TEST;
 
+/* The element's output for @x at level-normalization @on is the
+ * processor's at that setting, bit for bit; returned, n samples. */
+static gfloat *
+output_at_level_normalization (const gfloat *x, guint n, gboolean on)
+{
+  GstHarness *h = new_stream_harness (F32_CAPS (1));
+  DspModel *model = load_model ();
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  gfloat *y, *ref = g_new0 (gfloat, n + LATENCY);
+  guint produced;
+
+  g_object_set (h->element, "level-normalization", on, NULL);
+  push_signal (h, x, n, 1, HOP, 0);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  fail_unless_equals_int (pull_all (h, 1, &y, 0), n);
+  dsp_processor_set_level_normalization (p, on);
+  produced = dsp_processor_process (p, x, ref, n, NULL, NULL, 0, NULL);
+  produced += dsp_processor_drain (p, ref + produced);
+  fail_unless_equals_int (produced, n);
+  assert_bits_equal (ref, y, n);
+  g_free (ref);
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+  gst_harness_teardown (h);
+  return y;
+}
+
+/* level-normalization: a boolean, on by default, that can be changed while
+ * playing and automated; it reaches the stream, and turning it off changes
+ * what the network hears of a quiet voice (-40 dBFS). */
+GST_START_TEST (test_level_normalization_property)
+{
+  GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "level-normalization");
+  guint n = 30 * HOP, i;
+  gfloat *x = make_voiced_signal (n, 21), *on, *off;
+  gboolean value = FALSE;
+
+  fail_unless (pspec != NULL);
+  fail_unless (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_BOOLEAN);
+  fail_unless (G_PARAM_SPEC_BOOLEAN (pspec)->default_value);
+  fail_unless (pspec->flags & GST_PARAM_CONTROLLABLE);
+  fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
+  g_object_get (e, "level-normalization", &value, NULL);
+  fail_unless (value);
+  g_object_set (e, "level-normalization", FALSE, NULL);
+  g_object_get (e, "level-normalization", &value, NULL);
+  fail_if (value);
+  gst_object_unref (e);
+
+  for (i = 0; i < n; i++)
+    x[i] *= 0.1f;
+  on = output_at_level_normalization (x, n, TRUE);
+  off = output_at_level_normalization (x, n, FALSE);
+  fail_unless (memcmp (on, off, (gsize) n * sizeof (gfloat)) != 0,
+      "level-normalization makes no difference at -40 dBFS");
+  g_free (on);
+  g_free (off);
+  g_free (x);
+}
+
+GST_END_TEST;
+
 /* Time-valued properties are in nanoseconds; the gain settings can be
  * automated, and a controlled value reaches the stream at each buffer. */
 GST_START_TEST (test_controlled_properties)
@@ -317,6 +381,7 @@ rnndenoise_add_property_tests (Suite *s)
   tcase_add_test (tc, test_speech_protection_follows_model);
   tcase_add_test (tc, test_stationary_suppression_property);
   tcase_add_test (tc, test_harmonic_lift_property);
+  tcase_add_test (tc, test_level_normalization_property);
   tcase_add_test (tc, test_controlled_properties);
   tcase_add_test (tc, test_messages);
   suite_add_tcase (s, tc);
