@@ -2,9 +2,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  *   rnndenoise-features [--layout N] [--rate HZ] [--bins N BINS]
- *                       CLEAN NOISE OUT
+ *                       [--level-normalization] CLEAN NOISE OUT
  *   rnndenoise-features [--layout N] [--rate HZ] [--bins N BINS]
- *                       --list LIST OUT
+ *                       [--level-normalization] --list LIST OUT
  *
  * Reads pairs of clean speech and noise (mono 16-bit PCM or 32-bit float
  * WAV, or raw little-endian float32 without a WAV header), mixes
@@ -37,6 +37,14 @@
  * Each pair is one sequence and starts from fresh analysis state, as a
  * stream does. A trailing partial frame is dropped.
  *
+ * --level-normalization computes the features as the processor does with
+ * level normalisation on (dsp_processor_set_level_normalization()): on the
+ * noisy spectrum scaled by the gain of a level tracker (dsp_level.h) that
+ * follows the noisy mix from the start of each pair, so that a network
+ * learns from the inputs it will read. The targets do not change: the
+ * gains are ratios of the unscaled energies, the VAD and --bins read the
+ * unscaled signals.
+ *
  * --bins N BINS also writes, for the same frames in the same order, the
  * first N FFT bins of each frame to BINS (raw little-endian float32, 3 N
  * values per frame): the noisy power |X[k]|^2, the clean power |S[k]|^2
@@ -62,6 +70,7 @@
 
 #include "dsp/dsp_features.h"
 #include "dsp/dsp_frame_config.h"
+#include "dsp/dsp_level.h"
 #include "dsp/dsp_pitch.h"
 #include "dsp/dsp_stft.h"
 #include "train_io.h"
@@ -93,8 +102,12 @@ typedef struct
   DspStft *noisy_stft;       /* owned */
   DspStft *clean_stft;       /* owned */
   DspFeatures *features;     /* owned; noisy features */
-  DspFeatures *clean_energy; /* owned; only its band energies are used */
+  DspFeatures *clean_energy; /* owned; only its band energies are used (of
+                              * the clean spectrum, and of the unscaled
+                              * noisy one with --level-normalization) */
   DspPitch *pitch;           /* owned; noisy pitch, layout 3 only */
+  gboolean level_normalization; /* --level-normalization */
+  DspLevel level;            /* the noisy mix's level, each pair anew */
   guint n_bin_values;        /* --bins N: N; 0 without */
   FILE *bins_out;            /* owned; --bins' file, NULL without */
 } Extractor;
@@ -180,6 +193,25 @@ first_band_above (const DspFrameConfig *cfg, double bandwidth_hz)
   return cfg->n_bands;
 }
 
+/* The spectrum the features of a frame are computed on, as the processor
+ * computes them (dsp_processor.c, analysis_spectrum()): @noisy_spec, or
+ * with --level-normalization its copy in @analysed scaled by the level
+ * tracker's gain after it has heard the frame's @noisy samples. Returns the
+ * gain (1 without). */
+static gfloat
+analysis_spectrum (Extractor *ex, const gfloat *noisy, const gfloat *noisy_spec,
+    gfloat *analysed)
+{
+  gsize n = (gsize) dsp_frame_config_get_n_bins (&ex->cfg) * 2, i;
+  gfloat gain;
+
+  dsp_level_update (&ex->level, noisy, ex->cfg.hop);
+  gain = ex->level_normalization ? dsp_level_gain (&ex->level) : 1.0f;
+  for (i = 0; i < n; i++)
+    analysed[i] = noisy_spec[i] * gain;
+  return gain;
+}
+
 /* Rows for one pair of @n samples each, and with --bins the frames' bin
  * values into @bin_rows (3 n_bin_values per frame); returns the number of
  * frames. Gain targets of bands centred above @bandwidth_hz are -1. */
@@ -190,17 +222,19 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
   guint masked_from = first_band_above (&ex->cfg, bandwidth_hz);
   gfloat noisy[DSP_MAX_HOP];
   gfloat noisy_spec[2 * DSP_MAX_BINS], clean_spec[2 * DSP_MAX_BINS];
-  gfloat pitch_spec[2 * DSP_MAX_BINS];
+  gfloat pitch_spec[2 * DSP_MAX_BINS], analysed[2 * DSP_MAX_BINS];
   gfloat noisy_e[DSP_MAX_BANDS], clean_e[DSP_MAX_BANDS];
   guint hop = ex->cfg.hop, n_bands = ex->cfg.n_bands;
   guint n_frames = (guint) (n / hop), t, i, b;
   gfloat *energy = g_new (gfloat, MAX (n_frames, 1));
+  gfloat level_gain;
 
   dsp_stft_reset (ex->noisy_stft);
   dsp_stft_reset (ex->clean_stft);
   dsp_features_reset (ex->features);
   if (ex->pitch != NULL)
     dsp_pitch_reset (ex->pitch);
+  dsp_level_init (&ex->level, ex->cfg.sample_rate, hop);
 
   for (t = 0; t < n_frames; t++) {
     const gfloat *c = clean + (gsize) t * hop;
@@ -211,12 +245,17 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
       noisy[i] = c[i] + z[i];
     dsp_stft_analyze (ex->noisy_stft, noisy, noisy_spec);
     dsp_stft_analyze (ex->clean_stft, c, clean_spec);
-    dsp_features_compute (ex->features, noisy_spec, row, noisy_e);
+    level_gain = analysis_spectrum (ex, noisy, noisy_spec, analysed);
+    dsp_features_compute (ex->features, analysed, row, noisy_e);
     if (ex->pitch != NULL) {
       dsp_pitch_analyze (ex->pitch, noisy, pitch_spec);
-      dsp_pitch_features (ex->pitch, ex->features, noisy_e, noisy_spec,
+      dsp_pitch_features (ex->pitch, ex->features, noisy_e, analysed,
           pitch_spec, row + DSP_PITCH_FEATURES_OFFSET (n_bands));
     }
+    /* The targets are ratios of the energies the gains will act on: the
+     * unscaled ones. */
+    if (level_gain != 1.0f)
+      dsp_features_band_energies (ex->clean_energy, noisy_spec, noisy_e);
     if (bin_rows != NULL)
       bin_values (ex->n_bin_values, noisy_spec, clean_spec,
           bin_rows + (gsize) t * 3 * ex->n_bin_values);
@@ -411,6 +450,7 @@ typedef struct
   guint rate;
   guint n_bins;           /* --bins N; 0 without */
   const gchar *bins_path; /* --bins' file; NULL without */
+  gboolean level_normalization;
   const gchar *out_path;
 } Options;
 
@@ -470,6 +510,7 @@ run (gchar **pairs, const Options *opt, GError **error)
   if (layout == DSP_FEATURE_LAYOUT_PITCH_V3)
     ex.pitch = dsp_pitch_new (&ex.cfg);
   ex.n_features = dsp_features_get_n_features (ex.features);
+  ex.level_normalization = opt->level_normalization;
   ex.row_size = ex.n_features + ex.cfg.n_bands + 1;
   head.cfg = ex.cfg;
   head.n_features = ex.n_features;
@@ -521,7 +562,8 @@ main (int argc, char **argv)
   GError *error = NULL;
   gchar **pairs;
   Options opt
-      = { DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DEFAULT_SAMPLE_RATE, 0, NULL, NULL };
+      = { DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DEFAULT_SAMPLE_RATE, 0, NULL, FALSE,
+        NULL };
   gboolean ok;
 
   for (;;) {
@@ -541,6 +583,10 @@ main (int argc, char **argv)
       opt.bins_path = argv[3];
       argc -= 3;
       argv += 3;
+    } else if (argc >= 2 && strcmp (argv[1], "--level-normalization") == 0) {
+      opt.level_normalization = TRUE;
+      argc -= 1;
+      argv += 1;
     } else {
       break;
     }
@@ -556,9 +602,11 @@ main (int argc, char **argv)
   } else {
     fprintf (stderr,
         "usage: rnndenoise-features [--layout N] [--rate HZ] "
-        "[--bins N BINS] CLEAN NOISE OUT\n"
+        "[--bins N BINS]\n"
+        "                          [--level-normalization] CLEAN NOISE OUT\n"
         "       rnndenoise-features [--layout N] [--rate HZ] "
-        "[--bins N BINS] --list LIST OUT\n");
+        "[--bins N BINS]\n"
+        "                          [--level-normalization] --list LIST OUT\n");
     return 2;
   }
   opt.out_path = argv[3];

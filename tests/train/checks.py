@@ -41,16 +41,17 @@ def need(*names):
         sys.exit(77)
 
 
-def write_signal(path, seconds, voiced, rate=48000):
+def write_signal(path, seconds, voiced, rate=48000, gain=1.0):
     """Raw float32 samples: harmonics of 150 Hz (a voiced tone complex), or
-    white noise, the same on every call."""
+    white noise, the same on every call, times gain."""
     rng = random.Random(7)
     n = int(rate * seconds)
     if voiced:
-        samples = (0.03 * sum(math.sin(2 * math.pi * 150.0 * h * k / rate)
-                              / h for h in range(1, 12)) for k in range(n))
+        samples = (gain * 0.03
+                   * sum(math.sin(2 * math.pi * 150.0 * h * k / rate) / h
+                         for h in range(1, 12)) for k in range(n))
     else:
-        samples = (rng.uniform(-0.02, 0.02) for _ in range(n))
+        samples = (gain * rng.uniform(-0.02, 0.02) for _ in range(n))
     with open(path, "wb") as f:
         f.write(struct.pack("<%df" % n, *samples))
 
