@@ -45,6 +45,7 @@
 
 #include "dsp/dsp_features.h"
 #include "dsp/dsp_frame_config.h"
+#include "dsp/dsp_level.h"
 #include "dsp/dsp_pitch.h"
 #include "dsp/dsp_processor.h"
 #include "dsp/dsp_stft.h"
@@ -309,6 +310,7 @@ typedef struct
   gfloat *scratch;
   gfloat *work; /* one spectrum: the gains stage must not compound */
   gfloat *pitch_spectrum;
+  DspLevel level;
 } StageData;
 
 static void
@@ -318,6 +320,23 @@ stage_analysis (gpointer data, guint f)
 
   dsp_stft_analyze (d->stft, d->x + (gsize) f * hop,
       d->spectra + (gsize) f * d->bins * 2);
+}
+
+/* Level normalisation as the processor runs it on each frame: the tracker
+ * hears the frame, and the features' copy of the spectrum is scaled by its
+ * gain (into work, so the spectra the next stages read stay as they are). */
+static void
+stage_level (gpointer data, guint f)
+{
+  StageData *d = data;
+  const gfloat *spectrum = d->spectra + (gsize) f * d->bins * 2;
+  gfloat gain;
+  guint i;
+
+  dsp_level_update (&d->level, d->x + (gsize) f * hop, hop);
+  gain = dsp_level_gain (&d->level);
+  for (i = 0; i < d->bins * 2; i++)
+    d->work[i] = spectrum[i] * gain;
 }
 
 static void
@@ -429,6 +448,9 @@ bench_stages (const BenchModel *models, guint n_models, const gfloat *x,
 
   print_figure ("analysis_ns_per_frame",
       time_stage (stage_analysis, &d, n_frames), "ns");
+  dsp_level_init (&d.level, rate, hop);
+  print_figure ("level_ns_per_frame", time_stage (stage_level, &d, n_frames),
+      "ns");
   print_figure ("features_ns_per_frame",
       time_stage (stage_features, &d, n_frames), "ns");
   if (d.pitch != NULL)
