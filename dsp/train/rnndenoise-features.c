@@ -99,17 +99,17 @@ typedef struct
   DspFrameConfig cfg;
   guint n_features;
   guint row_size;
-  DspStft *noisy_stft;       /* owned */
-  DspStft *clean_stft;       /* owned */
-  DspFeatures *features;     /* owned; noisy features */
-  DspFeatures *clean_energy; /* owned; only its band energies are used (of
-                              * the clean spectrum, and of the unscaled
-                              * noisy one with --level-normalization) */
-  DspPitch *pitch;           /* owned; noisy pitch, layout 3 only */
+  DspStft *noisy_stft;   /* owned */
+  DspStft *clean_stft;   /* owned */
+  DspFeatures *features; /* owned; noisy features */
+  /* owned; only its band energies are used: of the clean spectrum, and
+   * with --level-normalization of the unscaled noisy one */
+  DspFeatures *clean_energy;
+  DspPitch *pitch;              /* owned; noisy pitch, layout 3 only */
   gboolean level_normalization; /* --level-normalization */
-  DspLevel level;            /* the noisy mix's level, each pair anew */
-  guint n_bin_values;        /* --bins N: N; 0 without */
-  FILE *bins_out;            /* owned; --bins' file, NULL without */
+  DspLevel level;               /* the noisy mix's level, each pair anew */
+  guint n_bin_values;           /* --bins N: N; 0 without */
+  FILE *bins_out;               /* owned; --bins' file, NULL without */
 } Extractor;
 
 /* The 3 @n values of one frame's first @n bins for --bins (see the top). */
@@ -561,9 +561,8 @@ main (int argc, char **argv)
 {
   GError *error = NULL;
   gchar **pairs;
-  Options opt
-      = { DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DEFAULT_SAMPLE_RATE, 0, NULL, FALSE,
-        NULL };
+  Options opt = { DSP_FEATURE_LAYOUT_CEPSTRUM_V1, DEFAULT_SAMPLE_RATE, 0, NULL,
+    FALSE, NULL };
   gboolean ok;
 
   for (;;) {
