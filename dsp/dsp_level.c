@@ -101,6 +101,32 @@ dsp_level_gain (const DspLevel *self)
 }
 
 /**
+ * dsp_level_scale_spectrum:
+ * @self: a #DspLevel
+ * @spectrum: @n_bins interleaved complex bins
+ * @n_bins: bins in @spectrum
+ * @out: @n_bins * 2 floats: @spectrum times dsp_level_gain()
+ *
+ * The spectrum the features are computed on with level normalisation. The
+ * processor and the training features (rnndenoise-features
+ * --level-normalization) both scale through here, so a network learns from
+ * the inputs it reads.
+ */
+void
+dsp_level_scale_spectrum (const DspLevel *self, const gfloat *spectrum,
+    guint n_bins, gfloat *out)
+{
+  gfloat gain;
+  gsize n = (gsize) n_bins * 2, i;
+
+  g_return_if_fail (self != NULL && spectrum != NULL && out != NULL);
+
+  gain = dsp_level_gain (self);
+  for (i = 0; i < n; i++)
+    out[i] = spectrum[i] * gain;
+}
+
+/**
  * dsp_level_save:
  * @self: a #DspLevel
  * @out: DSP_LEVEL_HISTORY_SIZE floats

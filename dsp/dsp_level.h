@@ -56,6 +56,9 @@ void dsp_level_update (DspLevel *self, const gfloat *samples, guint n);
 
 gfloat dsp_level_gain (const DspLevel *self);
 
+void dsp_level_scale_spectrum (const DspLevel *self, const gfloat *spectrum,
+    guint n_bins, gfloat *out);
+
 void dsp_level_save (const DspLevel *self, gfloat *out);
 
 void dsp_level_load (DspLevel *self, const gfloat *in);

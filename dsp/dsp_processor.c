@@ -905,15 +905,11 @@ protect_speech (const DspProcessor *self, const gfloat *above, gfloat vad,
 static const gfloat *
 analysis_spectrum (DspProcessor *self, guint c, const gfloat *spectrum)
 {
-  gsize n = (gsize) self->n_bins * 2, i;
-  gfloat gain;
-
   dsp_level_update (&self->level[c], self->in_frame + c * self->hop, self->hop);
   if (!self->level_normalization)
     return spectrum;
-  gain = dsp_level_gain (&self->level[c]);
-  for (i = 0; i < n; i++)
-    self->scaled[i] = spectrum[i] * gain;
+  dsp_level_scale_spectrum (&self->level[c], spectrum, self->n_bins,
+      self->scaled);
   return self->scaled;
 }
 

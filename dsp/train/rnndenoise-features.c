@@ -195,21 +195,18 @@ first_band_above (const DspFrameConfig *cfg, double bandwidth_hz)
 
 /* The spectrum the features of a frame are computed on, as the processor
  * computes them (dsp_processor.c, analysis_spectrum()): @noisy_spec, or
- * with --level-normalization its copy in @analysed scaled by the level
- * tracker's gain after it has heard the frame's @noisy samples. Returns the
- * gain (1 without). */
-static gfloat
+ * with --level-normalization its copy in @scaled scaled by the level
+ * tracker's gain after it has heard the frame's @noisy samples. */
+static const gfloat *
 analysis_spectrum (Extractor *ex, const gfloat *noisy, const gfloat *noisy_spec,
-    gfloat *analysed)
+    gfloat *scaled)
 {
-  gsize n = (gsize) dsp_frame_config_get_n_bins (&ex->cfg) * 2, i;
-  gfloat gain;
-
+  if (!ex->level_normalization)
+    return noisy_spec;
   dsp_level_update (&ex->level, noisy, ex->cfg.hop);
-  gain = ex->level_normalization ? dsp_level_gain (&ex->level) : 1.0f;
-  for (i = 0; i < n; i++)
-    analysed[i] = noisy_spec[i] * gain;
-  return gain;
+  dsp_level_scale_spectrum (&ex->level, noisy_spec,
+      dsp_frame_config_get_n_bins (&ex->cfg), scaled);
+  return scaled;
 }
 
 /* Rows for one pair of @n samples each, and with --bins the frames' bin
@@ -222,12 +219,12 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
   guint masked_from = first_band_above (&ex->cfg, bandwidth_hz);
   gfloat noisy[DSP_MAX_HOP];
   gfloat noisy_spec[2 * DSP_MAX_BINS], clean_spec[2 * DSP_MAX_BINS];
-  gfloat pitch_spec[2 * DSP_MAX_BINS], analysed[2 * DSP_MAX_BINS];
+  gfloat pitch_spec[2 * DSP_MAX_BINS], scaled[2 * DSP_MAX_BINS];
   gfloat noisy_e[DSP_MAX_BANDS], clean_e[DSP_MAX_BANDS];
   guint hop = ex->cfg.hop, n_bands = ex->cfg.n_bands;
   guint n_frames = (guint) (n / hop), t, i, b;
   gfloat *energy = g_new (gfloat, MAX (n_frames, 1));
-  gfloat level_gain;
+  const gfloat *analysed;
 
   dsp_stft_reset (ex->noisy_stft);
   dsp_stft_reset (ex->clean_stft);
@@ -245,7 +242,7 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
       noisy[i] = c[i] + z[i];
     dsp_stft_analyze (ex->noisy_stft, noisy, noisy_spec);
     dsp_stft_analyze (ex->clean_stft, c, clean_spec);
-    level_gain = analysis_spectrum (ex, noisy, noisy_spec, analysed);
+    analysed = analysis_spectrum (ex, noisy, noisy_spec, scaled);
     dsp_features_compute (ex->features, analysed, row, noisy_e);
     if (ex->pitch != NULL) {
       dsp_pitch_analyze (ex->pitch, noisy, pitch_spec);
@@ -254,7 +251,7 @@ extract_sequence (Extractor *ex, const gfloat *clean, const gfloat *noise,
     }
     /* The targets are ratios of the energies the gains will act on: the
      * unscaled ones. */
-    if (level_gain != 1.0f)
+    if (analysed != noisy_spec)
       dsp_features_band_energies (ex->clean_energy, noisy_spec, noisy_e);
     if (bin_rows != NULL)
       bin_values (ex->n_bin_values, noisy_spec, clean_spec,

@@ -329,14 +329,10 @@ static void
 stage_level (gpointer data, guint f)
 {
   StageData *d = data;
-  const gfloat *spectrum = d->spectra + (gsize) f * d->bins * 2;
-  gfloat gain;
-  guint i;
 
   dsp_level_update (&d->level, d->x + (gsize) f * hop, hop);
-  gain = dsp_level_gain (&d->level);
-  for (i = 0; i < d->bins * 2; i++)
-    d->work[i] = spectrum[i] * gain;
+  dsp_level_scale_spectrum (&d->level, d->spectra + (gsize) f * d->bins * 2,
+      d->bins, d->work);
 }
 
 static void
