@@ -7,6 +7,7 @@ ablation table.
                 NAME=MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT[@LEVEL]]]]]
                 [...]
                 [--jobs J] [--rate 16000] [--gain-db G]
+                [--band-limit HZ [--band-limit-speech-only]]
 
 FORWARD is the rnndenoise-forward tool; TESTDIR a test/ or test-real/
 folder written by synth.py (snrS/ subfolders, manifest.tsv). Every model
@@ -31,6 +32,13 @@ hold at input levels other than the mixtures' own (synth.py puts the
 active speech at -42…-12 dBFS); the metrics are scale-invariant, so any
 change is the processor's. The scaled input is written as 32-bit float,
 so it is not clipped.
+
+With --band-limit HZ every mixture's clean speech and noise are low-passed
+at HZ (a linear-phase FIR, 80 dB down an eighth of HZ above it) before
+they are mixed, as audio recorded or sent at a lower rate and played at
+48 kHz is: nothing above HZ. With --band-limit-speech-only the speech
+alone is, and the noise keeps its full band (a narrow-band voice in a
+full-band room). The low-passed clean speech is the reference.
 """
 
 import argparse
@@ -42,7 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from scipy.io import wavfile
-from scipy.signal import resample_poly
+from scipy.signal import firwin, kaiser_beta, oaconvolve, resample_poly
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "quality"))
@@ -71,6 +79,17 @@ def back_to_48k(x, rate):
     return x if rate == metrics.RATE else resample_poly(x, metrics.RATE, rate)
 
 
+def low_pass(x, cutoff):
+    """X at 48 kHz with nothing above CUTOFF Hz: a linear-phase
+    Kaiser-windowed FIR, its delay taken out (the output stays aligned)."""
+    width = cutoff / 8
+    beta = kaiser_beta(80.0)
+    taps = int(np.ceil(5.1 * metrics.RATE / width)) | 1
+    h = firwin(taps, cutoff + width / 2, window=("kaiser", beta),
+               fs=metrics.RATE)
+    return oaconvolve(x, h)[taps // 2:taps // 2 + x.size]
+
+
 def mixtures(testdir):
     """(stem, snr, noise kind) of every mixture in the manifest."""
     rows = []
@@ -82,8 +101,10 @@ def mixtures(testdir):
     return rows
 
 
-def score(forward, model, testdir, stem, out, rate, gain_db=0.0):
-    """Denoise one mixture at RATE, scaled by GAIN_DB, with
+def score(forward, model, testdir, stem, out, rate, gain_db=0.0,
+          band_limit=None, speech_only=False):
+    """Denoise one mixture at RATE, scaled by GAIN_DB, its speech (and,
+    unless SPEECH_ONLY, its noise) low-passed at BAND_LIMIT Hz, with
     MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT[@LEVEL]]]]] (the settings
     go to rnndenoise-forward as they are); returns its figures."""
     base = os.path.join(testdir, stem)
@@ -91,12 +112,19 @@ def score(forward, model, testdir, stem, out, rate, gain_db=0.0):
     gain = 10 ** (gain_db / 20)
     clean = gain * at_rate(read(base + "_clean.wav"), rate)
     noisy_path = base + "_noisy.wav"
-    if rate == metrics.RATE:
+    if band_limit:
+        noise = gain * read(base + "_noise.wav")
+        clean = low_pass(gain * read(base + "_clean.wav"), band_limit)
+        if not speech_only:
+            noise = low_pass(noise, band_limit)
+        noisy = at_rate(clean + noise, rate)
+        clean = at_rate(clean, rate)
+    elif rate == metrics.RATE:
         noisy = gain * read(noisy_path)
     else:
         # Decimated apart and mixed again: exactly speech plus noise.
         noisy = clean + gain * at_rate(read(base + "_noise.wav"), rate)
-    if rate != metrics.RATE or gain_db != 0.0:
+    if rate != metrics.RATE or gain_db != 0.0 or band_limit:
         noisy_path = out + ".in.wav"
         wavfile.write(noisy_path, rate, noisy.astype(np.float32))
     subprocess.run([forward, "denoise", path, noisy_path, out] + settings,
@@ -127,11 +155,20 @@ def main():
                     help="the rate the models run at (default 48000)")
     ap.add_argument("--gain-db", type=float, default=0.0,
                     help="scale every mixture by this many dB first")
+    ap.add_argument("--band-limit", type=float, metavar="HZ",
+                    help="low-pass speech and noise at HZ before mixing")
+    ap.add_argument("--band-limit-speech-only", action="store_true",
+                    help="with --band-limit: the speech only")
     args = ap.parse_args()
     for spec in args.models:
         if "=" not in spec or spec.split("=", 1)[1].count("@") > MAX_SETTINGS:
             ap.error("%s: expected NAME=MODEL[@LIMIT[@PROTECTION"
                      "[@SUPPRESSION[@LIFT[@LEVEL]]]]]" % spec)
+    if args.band_limit_speech_only and not args.band_limit:
+        ap.error("--band-limit-speech-only needs --band-limit")
+    if args.band_limit and not 0 < args.band_limit < metrics.RATE / 2:
+        ap.error("--band-limit: expected a frequency below %d Hz"
+                 % (metrics.RATE // 2))
     rows = mixtures(args.testdir)
     print("| model | ΔSI-SDR −5…10 dB | ΔSTOI −5…10 dB | ΔSTOI +20 dB | "
           "speech lost (dB) | noise reduction where no one speaks (dB) | "
@@ -145,7 +182,9 @@ def main():
                     lambda k: score(args.forward, model, args.testdir,
                                     rows[k][0],
                                     os.path.join(tmp, "%d.wav" % k),
-                                    args.rate, args.gain_db),
+                                    args.rate, args.gain_db,
+                                    args.band_limit,
+                                    args.band_limit_speech_only),
                     range(len(rows))))
             low = [r["d_sisdr"] for r, m in zip(res, rows)
                    if m[1] in LOW_SNRS]

@@ -26,14 +26,21 @@
  * low-pass filtered and decimated first (train_load_audio()), so the 48 kHz
  * training mixtures also make the features of a 16 kHz model.
  *
- * A LIST has one pair per line, "CLEAN NOISE [BANDWIDTH_HZ [NOISE_GAIN_DB]]",
- * paths relative to the list's folder; empty lines and lines starting with
- * '#' are skipped. BANDWIDTH_HZ is the clean speech's bandwidth ("-" for
+ * A LIST has one pair per line,
+ * "CLEAN NOISE [BANDWIDTH_HZ [NOISE_GAIN_DB [BAND_LIMIT_HZ]]]", paths
+ * relative to the list's folder; empty lines and lines starting with '#'
+ * are skipped. BANDWIDTH_HZ is the clean speech's bandwidth ("-" for
  * none): the gain targets of bands centred above it are marked -1 (not
  * counted), so that a band-limited recording teaches only the bands it
  * covers rather than "silence up there". NOISE_GAIN_DB (0 if absent)
  * scales the noise before mixing, so that one synthesised pair can also
  * be learnt at a higher SNR or nearly clean without writing new audio.
+ * BAND_LIMIT_HZ ("-" or absent for none) low-passes both the speech and
+ * the noise there before mixing (train_low_pass()), as a mixture recorded
+ * or sent at a lower rate and played at this one has nothing above it; the
+ * targets of the bands above it are marked -1 too. A limit at or above
+ * the frames' Nyquist frequency takes nothing away, so one list serves
+ * both rates.
  * Each pair is one sequence and starts from fresh analysis state, as a
  * stream does. A trailing partial frame is dropped.
  *
@@ -90,8 +97,8 @@
 #define VAD_QUIET 1e-5f
 /* Hangover counter: at or above VAD_OFF no speech, above 0 uncertain. */
 #define VAD_COUNT_MAX 15
-/* Fields of a list line: clean, noise, bandwidth, noise gain. */
-#define LIST_FIELDS 4
+/* Fields of a list line: clean, noise, bandwidth, noise gain, band limit. */
+#define LIST_FIELDS 5
 #define VAD_OFF 10
 
 typedef struct
@@ -292,12 +299,13 @@ parse_noise_gain (const gchar *text, double *gain, GError **error)
   return TRUE;
 }
 
-/* Extracts one pair, the noise scaled by @noise_gain, and appends its rows
- * to @out. */
+/* Extracts one pair, the noise scaled by @noise_gain, both signals
+ * low-passed at @band_limit_hz if it lies below the Nyquist frequency, and
+ * appends its rows to @out. */
 static gboolean
 process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
-    double bandwidth_hz, double noise_gain, FILE *out, guint32 *n_frames,
-    GError **error)
+    double bandwidth_hz, double noise_gain, double band_limit_hz, FILE *out,
+    guint32 *n_frames, GError **error)
 {
   gfloat *clean, *noise, *rows, *bin_rows = NULL;
   gsize n_clean, n_noise, i, max_frames;
@@ -323,6 +331,11 @@ process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
   if (noise_gain != 1.0)
     for (i = 0; i < n_noise; i++)
       noise[i] = (gfloat) (noise[i] * noise_gain);
+  if (band_limit_hz < ex->cfg.sample_rate / 2.0) {
+    train_low_pass (clean, n_clean, ex->cfg.sample_rate, band_limit_hz);
+    train_low_pass (noise, n_noise, ex->cfg.sample_rate, band_limit_hz);
+    bandwidth_hz = MIN (bandwidth_hz, band_limit_hz);
+  }
   max_frames = MAX (n_clean / ex->cfg.hop, 1);
   rows = g_new (gfloat, max_frames * ex->row_size);
   if (ex->bins_out != NULL)
@@ -340,7 +353,8 @@ process_pair (Extractor *ex, const gchar *clean_path, const gchar *noise_path,
   return ok;
 }
 
-/* Splits a list file into (clean, noise, bandwidth, noise gain) fields: a
+/* Splits a list file into (clean, noise, bandwidth, noise gain, band limit)
+ * fields: a
  * NULL-terminated array of LIST_FIELDS * n strings, the optional ones ""
  * when the line gives none. */
 static gchar **
@@ -382,8 +396,9 @@ read_list (const gchar *list_path, GError **error)
       g_ptr_array_add (paths, g_strdup (""));
     if (n_fields < 2 || n_fields > LIST_FIELDS) {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-          "%s:%u: need CLEAN NOISE [BANDWIDTH_HZ [NOISE_GAIN_DB]]", list_path,
-          i + 1);
+          "%s:%u: need CLEAN NOISE [BANDWIDTH_HZ [NOISE_GAIN_DB "
+          "[BAND_LIMIT_HZ]]]",
+          list_path, i + 1);
       break;
     }
   }
@@ -421,9 +436,11 @@ finish_file (FILE *out, TrainFeaturesHeader *head, GArray *lengths,
   return train_features_write_header (out, head, error);
 }
 
-/* The bandwidth field of a list line: Hz, or no limit when empty. */
+/* The bandwidth or band limit field (@what) of a list line: Hz, or no
+ * limit when empty or "-". */
 static gboolean
-parse_bandwidth (const gchar *text, double *hz, GError **error)
+parse_bandwidth (const gchar *what, const gchar *text, double *hz,
+    GError **error)
 {
   gchar *end;
 
@@ -434,7 +451,7 @@ parse_bandwidth (const gchar *text, double *hz, GError **error)
   *hz = g_ascii_strtod (text, &end);
   if (*end != '\0' || !(*hz > 0.0)) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-        "bandwidth \"%s\" is not a positive number of Hz", text);
+        "%s \"%s\" is not a positive number of Hz", what, text);
     return FALSE;
   }
   return TRUE;
@@ -518,12 +535,13 @@ run (gchar **pairs, const Options *opt, GError **error)
   ok = train_features_write_header (out, &head, error);
   for (i = 0; ok && pairs[i] != NULL; i += LIST_FIELDS) {
     guint32 n_frames = 0;
-    double bandwidth_hz = 0.0, noise_gain = 1.0;
+    double bandwidth_hz = 0.0, noise_gain = 1.0, band_limit_hz = 0.0;
 
-    ok = parse_bandwidth (pairs[i + 2], &bandwidth_hz, error)
+    ok = parse_bandwidth ("bandwidth", pairs[i + 2], &bandwidth_hz, error)
         && parse_noise_gain (pairs[i + 3], &noise_gain, error)
+        && parse_bandwidth ("band limit", pairs[i + 4], &band_limit_hz, error)
         && process_pair (&ex, pairs[i], pairs[i + 1], bandwidth_hz, noise_gain,
-            out, &n_frames, error);
+            band_limit_hz, out, &n_frames, error);
     g_array_append_val (lengths, n_frames);
     head.n_frames += n_frames;
   }
@@ -590,11 +608,14 @@ main (int argc, char **argv)
   if (argc == 4 && strcmp (argv[1], "--list") == 0) {
     pairs = read_list (argv[2], &error);
   } else if (argc == 4) {
+    /* One pair, its optional fields empty (as a list line without them). */
+    guint f;
+
     pairs = g_new0 (gchar *, LIST_FIELDS + 1);
     pairs[0] = g_strdup (argv[1]);
     pairs[1] = g_strdup (argv[2]);
-    pairs[2] = g_strdup ("");
-    pairs[3] = g_strdup ("");
+    for (f = 2; f < LIST_FIELDS; f++)
+      pairs[f] = g_strdup ("");
   } else {
     fprintf (stderr,
         "usage: rnndenoise-features [--layout N] [--rate HZ] "

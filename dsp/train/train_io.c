@@ -80,27 +80,38 @@ bessel_i0 (double x)
   return sum;
 }
 
+/* The 2 @half + 1 taps of a linear-phase low-pass filter cut off at
+ * @cutoff of the Nyquist frequency: a sinc under a Kaiser window of
+ * parameter @beta (unity gain at 0 Hz). */
+static gfloat *
+kaiser_sinc_taps (gint half, double cutoff, double beta)
+{
+  gfloat *taps = g_new (gfloat, 2 * half + 1);
+  gint k;
+
+  for (k = -half; k <= half; k++) {
+    double r = (double) k / half;
+    double x = G_PI * cutoff * k;
+    double sinc = k == 0 ? 1.0 : sin (x) / x;
+    double w = bessel_i0 (beta * sqrt (1.0 - r * r)) / bessel_i0 (beta);
+
+    taps[k + half] = (gfloat) (cutoff * sinc * w);
+  }
+  return taps;
+}
+
 /* Low-pass filters @n samples and keeps every @factor-th: output sample j is
  * centred on input sample j * factor (edges padded with zeros). Returns a
  * new array of ceil (n / factor) samples (at least 1 allocated). */
 static gfloat *
 decimate (const gfloat *in, gsize n, guint factor, gsize *n_out)
 {
-  gint half = DECIMATE_HALF_TAPS * (gint) factor, k;
+  gint half = DECIMATE_HALF_TAPS * (gint) factor;
   double cutoff = DECIMATE_CUTOFF / factor; /* of the input Nyquist */
-  gfloat *taps = g_new (gfloat, 2 * half + 1);
+  gfloat *taps = kaiser_sinc_taps (half, cutoff, DECIMATE_KAISER_BETA);
   gsize n_dec = (n + factor - 1) / factor, j;
   gfloat *out = g_new0 (gfloat, MAX (n_dec, 1));
 
-  for (k = -half; k <= half; k++) {
-    double r = (double) k / half;
-    double x = G_PI * cutoff * k;
-    double sinc = k == 0 ? 1.0 : sin (x) / x;
-    double w = bessel_i0 (DECIMATE_KAISER_BETA * sqrt (1.0 - r * r))
-        / bessel_i0 (DECIMATE_KAISER_BETA);
-
-    taps[k + half] = (gfloat) (cutoff * sinc * w);
-  }
   for (j = 0; j < n_dec; j++) {
     gssize centre = (gssize) (j * factor);
     gssize lo = MAX (centre - half, 0);
@@ -182,6 +193,53 @@ parse_wav (const gchar *path, const guint8 *data, gsize size, guint rate,
   }
   *n_out = n;
   return out;
+}
+
+/* train_low_pass()'s filter: 70 dB down (Kaiser beta 7) at the band limit,
+ * its transition band LOW_PASS_WIDTH_HZ wide (a quarter of the limit if
+ * that is narrower) and ending there. */
+#define LOW_PASS_KAISER_BETA 7.0
+#define LOW_PASS_ATTENUATION_DB 70.0
+#define LOW_PASS_WIDTH_HZ 1000.0
+
+/**
+ * train_low_pass:
+ * @x: (inout): @n samples at @sample_rate, filtered in place.
+ * @n: the number of samples.
+ * @sample_rate: their rate, Hz.
+ * @limit_hz: the band limit, Hz, above 0 and below half @sample_rate.
+ *
+ * Takes away what lies above @limit_hz, as a recording made or sent at a
+ * lower rate and played at @sample_rate has nothing there: a linear-phase
+ * FIR low-pass, about 70 dB down from @limit_hz on, its delay taken out
+ * (the output stays aligned with the input; the edges are padded with
+ * zeros).
+ */
+void
+train_low_pass (gfloat *x, gsize n, guint sample_rate, double limit_hz)
+{
+  double width = MIN (LOW_PASS_WIDTH_HZ, limit_hz / 4.0);
+  double nyquist = sample_rate / 2.0;
+  /* Kaiser's estimate of the length for the attenuation and width. */
+  gint half = (gint) ceil (
+      (LOW_PASS_ATTENUATION_DB - 7.95) / (14.36 * width / sample_rate) / 2.0);
+  gfloat *taps = kaiser_sinc_taps (half, (limit_hz - width / 2.0) / nyquist,
+      LOW_PASS_KAISER_BETA);
+  gfloat *in = g_new0 (gfloat, n + 2 * (gsize) half);
+  gsize j;
+
+  memcpy (in + half, x, n * sizeof (gfloat));
+  for (j = 0; j < n; j++) {
+    const gfloat *window = in + j;
+    gfloat acc = 0.0f;
+    gint k;
+
+    for (k = 0; k <= 2 * half; k++)
+      acc += taps[k] * window[k];
+    x[j] = acc;
+  }
+  g_free (in);
+  g_free (taps);
 }
 
 /**

@@ -56,6 +56,8 @@ void train_put_u32 (guint8 *p, guint32 v);
 gfloat *train_load_audio (const gchar *path, guint sample_rate, gsize *n_out,
     GError **error);
 
+void train_low_pass (gfloat *x, gsize n, guint sample_rate, double limit_hz);
+
 gboolean train_write_floats (FILE *out, const gfloat *v, gsize n,
     GError **error);
 

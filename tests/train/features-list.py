@@ -93,7 +93,7 @@ def main():
         for bad, what in (("clean.raw noise.raw - loud", "noise gain"),
                           ("clean.raw noise.raw - 61", "noise gain"),
                           ("clean.raw noise.raw 0 0", "bandwidth"),
-                          ("clean.raw noise.raw - 0 extra", "need CLEAN")):
+                          ("clean.raw noise.raw - 0 - extra", "need CLEAN")):
             proc, _ = run(tool, folder, [bad], "bad")
             if proc.returncode == 0 or what not in proc.stderr:
                 failures.append("%r: exit %d, stderr %r (expected a refusal "
