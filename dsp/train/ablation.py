@@ -34,7 +34,7 @@ change is the processor's. The scaled input is written as 32-bit float,
 so it is not clipped.
 
 With --band-limit HZ every mixture's clean speech and noise are low-passed
-at HZ (a linear-phase FIR, 80 dB down an eighth of HZ above it) before
+at HZ (a linear-phase FIR, 75 dB down from HZ on) before
 they are mixed, as audio recorded or sent at a lower rate and played at
 48 kHz is: nothing above HZ. With --band-limit-speech-only the speech
 alone is, and the noise keeps its full band (a narrow-band voice in a
@@ -62,6 +62,8 @@ KINDS = ("hum", "babble", "room")
 # limit, speech protection, stationary suppression, harmonic lift, level
 # normalisation.
 MAX_SETTINGS = 5
+# --band-limit's stop-band attenuation, dB.
+LOW_PASS_DB = 75.0
 
 
 def read(path):
@@ -81,12 +83,15 @@ def back_to_48k(x, rate):
 
 def low_pass(x, cutoff):
     """X at 48 kHz with nothing above CUTOFF Hz: a linear-phase
-    Kaiser-windowed FIR, its delay taken out (the output stays aligned)."""
-    width = cutoff / 8
-    beta = kaiser_beta(80.0)
-    taps = int(np.ceil(5.1 * metrics.RATE / width)) | 1
-    h = firwin(taps, cutoff + width / 2, window=("kaiser", beta),
-               fs=metrics.RATE)
+    Kaiser-windowed FIR, LOW_PASS_DB down from CUTOFF on, its transition
+    1 kHz wide (a quarter of CUTOFF if narrower) below it, as
+    rnndenoise-features' band limit; its delay taken out (the output stays
+    aligned)."""
+    width = min(1000.0, cutoff / 4)
+    taps = int(np.ceil((LOW_PASS_DB - 7.95) / (14.36 * width / metrics.RATE)))
+    taps |= 1
+    h = firwin(taps, cutoff - width / 2,
+               window=("kaiser", kaiser_beta(LOW_PASS_DB)), fs=metrics.RATE)
     return oaconvolve(x, h)[taps // 2:taps // 2 + x.size]
 
 
