@@ -22,9 +22,10 @@ to LIST.
 """
 
 import argparse
-import os
 
 import numpy as np
+
+import pairlist
 
 LIMITS_HZ = (3400, 4000, 5512, 7000, 8000, 11025, 12000, 16000, 19000)
 
@@ -38,9 +39,7 @@ def main():
     ap.add_argument("--rate", type=int, default=48000,
                     help="the features' rate: limits below half of it only")
     args = ap.parse_args()
-    if os.path.dirname(os.path.abspath(args.out)) != \
-            os.path.dirname(os.path.abspath(args.list)):
-        ap.error("OUT_LIST must be in the same folder as LIST")
+    pairlist.require_beside(ap, args.list, args.out)
     if not 0.0 <= args.share <= 1.0:
         ap.error("--share %g: want 0..1" % args.share)
 
@@ -50,20 +49,10 @@ def main():
                                                            args.rate / 2))
 
     rng = np.random.default_rng(args.seed)
-    with open(args.list) as f:
-        pairs = [line.split() for line in f
-                 if line.strip() and not line.startswith("#")]
-    lines = []
-    for fields in pairs:
-        if rng.random() >= args.share:
-            continue
-        clean, noise = fields[0], fields[1]
-        bandwidth = fields[2] if len(fields) > 2 else "-"
-        gain = fields[3] if len(fields) > 3 else "0"
-        lines.append("%s %s %s %s %d" % (clean, noise, bandwidth, gain,
-                                         rng.choice(limits)))
-    with open(args.out, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    pairs = pairlist.read_pairs(args.list)
+    lines = [" ".join(fields[:4]) + " %d" % rng.choice(limits)
+             for fields in pairs if rng.random() < args.share]
+    pairlist.write_lines(args.out, lines)
     print("band_variants: %d pairs -> %d band-limited sequences in %s"
           % (len(pairs), len(lines), args.out))
 

@@ -16,9 +16,10 @@ to LIST's folder, so OUT_LIST must be written next to LIST.
 """
 
 import argparse
-import os
 
 import numpy as np
+
+import pairlist
 
 RAISE_DB = (6.0, 25.0)
 CLEAN_DB = -80.0
@@ -31,25 +32,19 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--clean-share", type=float, default=0.25)
     args = ap.parse_args()
-    if os.path.dirname(os.path.abspath(args.out)) != \
-            os.path.dirname(os.path.abspath(args.list)):
-        ap.error("OUT_LIST must be in the same folder as LIST")
+    pairlist.require_beside(ap, args.list, args.out)
 
     rng = np.random.default_rng(args.seed)
-    with open(args.list) as f:
-        pairs = [line.split() for line in f
-                 if line.strip() and not line.startswith("#")]
+    pairs = pairlist.read_pairs(args.list)
     lines = []
     for fields in pairs:
-        clean, noise = fields[0], fields[1]
-        bandwidth = fields[2] if len(fields) > 2 else "-"
+        clean, noise, bandwidth = fields[:3]
         lines.append("%s %s %s %.1f" % (clean, noise, bandwidth,
                                         -rng.uniform(*RAISE_DB)))
         if rng.random() < args.clean_share:
             lines.append("%s %s %s %.1f" % (clean, noise, bandwidth,
                                             CLEAN_DB))
-    with open(args.out, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    pairlist.write_lines(args.out, lines)
     print("snr_variants: %d pairs -> %d sequences in %s"
           % (len(pairs), len(lines), args.out))
 
