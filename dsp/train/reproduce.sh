@@ -153,6 +153,11 @@
 # HEAD_JOINT_EPOCHS16 (epochs the head then trains on with the network at
 # each rate: 2, 2), HEAD_JOINT_LR (the network's learning rate then:
 # 0.00003), HEAD_BAND_WEIGHT (the band loss's weight then: 4),
+# BAND_JOINT_LRS48, BAND_JOINT_LRS16 (the band steps below: the network's
+# learning rate in each, one step per value; empty: none. 48 kHz: none,
+# 16 kHz: "0.00003 0.0001"), BAND_LATER_HEAD_EPOCHS (the frozen head
+# epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
+# epochs with the network: 2),
 # SELECTION (yes: score every round on
 # the selection mixtures; no), JOBS (2).
 # Needs Debian's python3-torch, python3-scipy, python3-numpy, python3-soundfile,
@@ -226,6 +231,10 @@ HEAD_JOINT_EPOCHS48=${HEAD_JOINT_EPOCHS48:-2}
 HEAD_JOINT_EPOCHS16=${HEAD_JOINT_EPOCHS16:-2}
 HEAD_JOINT_LR=${HEAD_JOINT_LR:-0.00003}
 HEAD_BAND_WEIGHT=${HEAD_BAND_WEIGHT:-4}
+BAND_JOINT_LRS48=${BAND_JOINT_LRS48-}
+BAND_JOINT_LRS16=${BAND_JOINT_LRS16-0.00003 0.0001}
+BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
+BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
 if [ "$SMOKE" = yes ]; then
   TRAIN_MINUTES=${TRAIN_MINUTES:-4}
   VAL_MINUTES=${VAL_MINUTES:-1}
@@ -694,11 +703,12 @@ $PY "$HERE/check_export.py" "$DATA/model.pt" "$FINAL/test-real.rndf" \
 # quantise.py); the files without it stay beside them as NAME-nohead, and
 # both are scored on the selection mixtures.
 HEAD_SEED=$((SEED + 15))
-# bin_head.py's options for JOINT_EPOCHS of training with the network,
-# whose last round weighed speech BAND_SPEECH_WEIGHT at ENERGY_WEIGHT.
-head_joint_options () {  # JOINT_EPOCHS BAND_SPEECH_WEIGHT ENERGY_WEIGHT
+# bin_head.py's options for JOINT_EPOCHS of training with the network at
+# learning rate LR (HEAD_JOINT_LR if not given), whose last round weighed
+# speech BAND_SPEECH_WEIGHT at ENERGY_WEIGHT.
+head_joint_options () {  # JOINT_EPOCHS BAND_SPEECH_WEIGHT ENERGY_WEIGHT [LR]
   [ "$1" -gt 0 ] || return 0
-  echo "--joint-epochs $1 --joint-lr $HEAD_JOINT_LR" \
+  echo "--joint-epochs $1 --joint-lr ${4:-$HEAD_JOINT_LR}" \
       "--band-weight $HEAD_BAND_WEIGHT --band-speech-weight $2" \
       "--energy-weight $3"
 }
@@ -735,11 +745,82 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
     done | tee "$DATA/selection-$1-head.md"
   fi
 }
+# The band steps: real recordings often come with nothing above 3.4-19 kHz
+# (a telephone, audio sampled at 11.025-24 kHz, a wideband codec, an MP3
+# encoder), and a network that only ever heard full-band mixtures reads
+# the empty bands as a cue it never learnt (docs/model.md, "Band-limited
+# input"). Each model with its head takes more joint head steps as
+# with_head's (bin_head.py, the same options; a new head first, HEAD_EPOCHS
+# epochs on the frozen network in the first step, BAND_LATER_HEAD_EPOCHS
+# in the later ones, seed SEED + the step's index) on one more fresh set
+# (seed SEED + 16, made as the head's) and half of its pairs again
+# band-limited (band_variants.py: limits below the rate's Nyquist
+# frequency; rnndenoise-features low-passes speech and noise there), its
+# features computed as the processor computes them with level
+# normalisation (--level-normalization): one step per learning rate of
+# the network in BAND_JOINT_LRS48 or BAND_JOINT_LRS16, each from the step
+# before. The files before the first stay beside them as NAME-noband, and
+# both are scored on the selection mixtures, full-band and band-limited
+# (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz at 16 kHz).
+BAND_SEED=$((SEED + 16))
+band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
+  # ENERGY_WEIGHT LIMITS
+  extra_set "$BAND_SEED" "$DATA/audio-seed$BAND_SEED" "$FINETUNE_SPEED" \
+      yes yes "$HEAD_MINUTES"
+  list="$DATA/audio-seed$BAND_SEED/train/list.txt"
+  step "band-limited variants and features of the band steps' set ($4)"
+  $PY "$HERE/band_variants.py" "$list" "${list%.txt}-band$3.txt" \
+      --seed "$BAND_SEED" --rate "$3"
+  cat "$list" "${list%.txt}-band$3.txt" > "${list%.txt}-mixband$3.txt"
+  # shellcheck disable=SC2086 # $4 is a list of options
+  "$FEATURES" $4 --level-normalization --bins "$HEAD_BINS" \
+      "$2/train-band.bins" --list "${list%.txt}-mixband$3.txt" \
+      "$2/train-band.rndf"
+  # shellcheck disable=SC2086 # $4 is a list of options
+  "$FEATURES" $4 --level-normalization --bins "$HEAD_BINS" \
+      "$2/val-band.bins" --list "$AUDIO/val/list.txt" "$2/val-band.rndf"
+  cp "$DATA/$1.rnnm" "$DATA/$1-noband.rnnm"
+  cp "$DATA/$1-f32.rnnm" "$DATA/$1-noband-f32.rnnm"
+  index=1
+  head_epochs=$HEAD_EPOCHS
+  for lr in $5; do
+    step "band step $index of $1 (the network at LR $lr)"
+    cp "$DATA/$1-f32.rnnm" "$DATA/$1-band-start-f32.rnnm"
+    # shellcheck disable=SC2046 # head_joint_options gives a list of options
+    $PY "$HERE/bin_head.py" "$DATA/$1-band-start-f32.rnnm" \
+        "$2/train-band.rndf" "$2/val-band.rndf" --heads hidden \
+        --loss chunks --speech-weight "$HEAD_SPEECH_WEIGHT" \
+        --epochs "$head_epochs" --seed "$((SEED + index - 1))" \
+        --save "$DATA/$1-f32.rnnm" \
+        $(head_joint_options "$BAND_JOINT_EPOCHS" "$6" "$7" "$lr")
+    index=$((index + 1))
+    head_epochs=$BAND_LATER_HEAD_EPOCHS
+  done
+  $PY "$HERE/quantise.py" "$DATA/$1-f32.rnnm" "$DATA/$1.rnnm"
+  "$MODEL_TOOL" info "$DATA/$1.rnnm"
+  if [ "$SELECTION" = yes ] && [ -d "$SELECT/select-real" ]; then
+    step "score $1 before and after the band steps on the selection mixtures"
+    for limit in 0 $8; do
+      options=
+      [ "$limit" -eq 0 ] || options="--band-limit $limit"
+      echo "select-real, band limit ${limit} Hz (0: none):"
+      # shellcheck disable=SC2086 # options: empty, or an option and value
+      $PY "$HERE/ablation.py" "$FORWARD" "$SELECT/select-real" \
+          "before=$DATA/$1-noband.rnnm" "after=$DATA/$1.rnnm" \
+          --rate "$3" --jobs "$JOBS" $options
+    done | tee "$DATA/selection-$1-band.md"
+  fi
+}
 if [ "$HEAD_EPOCHS" -gt 0 ]; then
   with_head rnndenoise-48k "$FINAL" 48000 "$SPEECH_PROTECTION48" \
       "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $FINAL_LAYOUT" \
       "$(head_joint_options "$HEAD_JOINT_EPOCHS48" \
           "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48")"
+  if [ -n "$BAND_JOINT_LRS48" ]; then
+    band_steps rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+        "$BAND_JOINT_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
+        "4000 8000"
+  fi
 fi
 
 if [ "$EPOCHS16" -gt 0 ]; then
@@ -874,6 +955,11 @@ if [ "$EPOCHS16" -gt 0 ]; then
         "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $LAYOUT --rate 16000" \
         "$(head_joint_options "$HEAD_JOINT_EPOCHS16" "$SPEECH_WEIGHT16" \
             "$ENERGY_WEIGHT16")"
+    if [ -n "$BAND_JOINT_LRS16" ]; then
+      band_steps rnndenoise-16k "$D16" 16000 \
+          "--layout $LAYOUT --rate 16000" "$BAND_JOINT_LRS16" \
+          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512"
+    fi
   fi
 fi
 
