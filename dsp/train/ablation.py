@@ -50,7 +50,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from scipy.io import wavfile
-from scipy.signal import firwin, kaiser_beta, oaconvolve, resample_poly
+from scipy.signal import resample_poly
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "quality"))
@@ -62,8 +62,6 @@ KINDS = ("hum", "babble", "room")
 # limit, speech protection, stationary suppression, harmonic lift, level
 # normalisation.
 MAX_SETTINGS = 5
-# --band-limit's stop-band attenuation, dB.
-LOW_PASS_DB = 75.0
 
 
 def read(path):
@@ -79,20 +77,6 @@ def at_rate(x, rate):
 def back_to_48k(x, rate):
     """A signal at RATE upsampled to the metrics' 48 kHz."""
     return x if rate == metrics.RATE else resample_poly(x, metrics.RATE, rate)
-
-
-def low_pass(x, cutoff):
-    """X at 48 kHz with nothing above CUTOFF Hz: a linear-phase
-    Kaiser-windowed FIR, LOW_PASS_DB down from CUTOFF on, its transition
-    1 kHz wide (a quarter of CUTOFF if narrower) below it, as
-    rnndenoise-features' band limit; its delay taken out (the output stays
-    aligned)."""
-    width = min(1000.0, cutoff / 4)
-    taps = int(np.ceil((LOW_PASS_DB - 7.95) / (14.36 * width / metrics.RATE)))
-    taps |= 1
-    h = firwin(taps, cutoff - width / 2,
-               window=("kaiser", kaiser_beta(LOW_PASS_DB)), fs=metrics.RATE)
-    return oaconvolve(x, h)[taps // 2:taps // 2 + x.size]
 
 
 def mixtures(testdir):
@@ -119,9 +103,10 @@ def score(forward, model, testdir, stem, out, rate, gain_db=0.0,
     noisy_path = base + "_noisy.wav"
     if band_limit:
         noise = gain * read(base + "_noise.wav")
-        clean = low_pass(gain * read(base + "_clean.wav"), band_limit)
+        clean = metrics.band_limit(gain * read(base + "_clean.wav"),
+                                   band_limit)
         if not speech_only:
-            noise = low_pass(noise, band_limit)
+            noise = metrics.band_limit(noise, band_limit)
         noisy = at_rate(clean + noise, rate)
         clean = at_rate(clean, rate)
     elif rate == metrics.RATE:

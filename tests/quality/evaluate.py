@@ -960,6 +960,99 @@ def sweep_sections(sweep_rows, runs, properties, docs, rnn_cmd):
                       properties[p], docs, rnn_cmd) for p in props)
 
 
+# ---- band-limited input ---------------------------------------------------
+
+# What a band limit stands for in the report.
+BAND_NOTES = {3400: "a telephone's", 4000: "a telephone's",
+              5512: "11.025 kHz audio", 7000: "a wideband codec's",
+              8000: "16 kHz audio", 11025: "22.05 kHz audio",
+              12000: "24 kHz audio", 16000: "an MP3 encoder's"}
+BAND_SET = "band"  # the set key of the band-limited mixtures
+BAND_NOT_RUN = (
+    "## Band-limited input (recorded voices)\n\n" + textwrap.fill(
+        "Not run for this report: `BAND_LIMITS=\"16000 8000 4000\" "
+        "tests/quality/run.sh` runs every method once more on the recorded "
+        "voices of the first seed low-passed at each limit and adds its "
+        "tables here.", 76))
+
+
+def band_label(limit):
+    if not limit:
+        return "none (full band)"
+    note = BAND_NOTES.get(int(limit))
+    return "%g kHz%s" % (limit / 1000.0, " (%s)" % note if note else "")
+
+
+def _write_band_limited(job):
+    """One mixture low-passed at one limit: its clean and noisy files
+    (the noisy input is clean plus noise, so low-passing it is low-passing
+    both; float32, not clipped) and its mixture record."""
+    m, limit, work = job
+    base = os.path.join(work, "band", "%d" % limit, m["id"])
+    os.makedirs(os.path.dirname(base), exist_ok=True)
+    out = dict(m, id="%s%d/%s" % (BAND_SET, limit, m["id"]), set=BAND_SET,
+               limit=limit, clean=base + "_clean.wav",
+               noisy=base + "_noisy.wav")
+    for key in ("clean", "noisy"):
+        wavfile.write(out[key], RATE, metrics.band_limit(
+            read_wav(m[key]), limit).astype(np.float32))
+    return out
+
+
+def band_limited_mixtures(mixtures, limits, work, jobs):
+    """MIXTURES again at each band limit (Hz), under WORK/band/LIMIT/."""
+    ctx = get_context("fork")
+    with ctx.Pool(jobs) as pool:
+        return pool.map(_write_band_limited, [(m, limit, work)
+                                              for limit in limits
+                                              for m in mixtures])
+
+
+def band_table(rows, limits, key, methods, digits, plus=False, **where):
+    """Rows: band limits (0: the mixtures as they are); columns: methods."""
+    body = []
+    for limit in [0] + limits:
+        body.append([band_label(limit)] + [
+            fmt(mean(rows, key, method=mt, limit=limit, **where), digits,
+                plus) for mt in methods])
+    return md_table(["band limit"] + [LABELS[mt] for mt in methods], body)
+
+
+def band_section(full_rows, band_rows, limits, seeds):
+    """The report's section on band-limited input: the recorded voices of
+    one seed, as they are and low-passed at each limit."""
+    ids = {r["id"] for r in band_rows}
+    rows = [dict(r, limit=0) for r in full_rows
+            if "%s%d/%s" % (BAND_SET, limits[0], r["id"]) in ids]
+    rows += band_rows
+    proc = METHODS[1:] + [ORACLE]
+    stoi_gain = [dict(r, stoi_gain=r["stoi"] - next(
+        n["stoi"] for n in rows if n["id"] == r["id"]
+        and n["method"] == "noisy")) for r in rows if r["method"] != "noisy"]
+    intro = (
+        "Recorded speech often has nothing above some frequency: a "
+        "telephone's 3.4-4 kHz, audio sampled at 16 or 22.05 kHz and "
+        "played at 48 kHz, an MP3 encoder's 16 kHz. Here the recorded-"
+        "voice mixtures of seed %s (%d of them) are low-passed at each limit "
+        "(speech and noise alike: a linear-phase FIR, %.0f dB down from "
+        "the limit on, 1 kHz of transition below it; the low-passed clean "
+        "speech is the reference) and every method runs on them as in "
+        "the main run." % (seeds, len(rows) // len(METHODS + [ORACLE])
+                           // (len(limits) + 1), metrics.BAND_LIMIT_DB))
+    parts = [
+        "## Band-limited input (recorded voices)", textwrap.fill(intro, 76),
+        "**Mean ΔSI-SDR over −5…10 dB (dB)**",
+        band_table(rows, limits, "d_si_sdr", proc, 1, True, snr=LOW_SNRS),
+        "**STOI gain over the noisy input, −5…10 dB**",
+        band_table(stoi_gain, limits, "stoi_gain", proc, 4, True,
+                   snr=LOW_SNRS),
+        "**Speech energy lost in speech-dominated bins, all SNRs (dB)**",
+        band_table(rows, limits, "lost", proc, 2),
+        "**Noise reduction where no one speaks, all SNRs (dB)**",
+        band_table(rows, limits, "nr", proc[:-1], 1)]
+    return "\n\n".join(parts)
+
+
 # ---- main -----------------------------------------------------------------
 
 EDGES = []
@@ -1070,8 +1163,9 @@ def section(key, mixtures, rows, free_rows, work, lags, docs, example):
     return text, goal_rows
 
 
-def score_all(args, mixtures, noise_free, sweep_mixtures, runs):
-    """Delays, per-mixture rows, noise-free rows and sweep rows."""
+def score_all(args, mixtures, noise_free, sweep_mixtures, runs, band=()):
+    """Delays, per-mixture rows, noise-free rows, sweep rows and the rows
+    of the band-limited mixtures (scored with the delays of the others)."""
     ctx = get_context("fork")
     with ctx.Pool(args.jobs) as pool:
         per_file = pool.map(_lags, [(m, args.work) for m in mixtures])
@@ -1087,7 +1181,9 @@ def score_all(args, mixtures, noise_free, sweep_mixtures, runs):
         sweep_rows = [r for rs in pool.map(_score_sweeps, [
             (m, args.work, lags["rnndenoise"], runs)
             for m in sweep_mixtures]) for r in rs] if runs else []
-    return lags, agree, rows, free_rows, sweep_rows
+        band_rows = [r for rs in pool.map(_score, [(m, args.work, lags, EDGES)
+                                                  for m in band]) for r in rs]
+    return lags, agree, rows, free_rows, sweep_rows, band_rows
 
 
 def write_scores(path, rows, sweep_rows):
@@ -1130,6 +1226,12 @@ def main():
                     "property")
     ap.add_argument("--example", default="keyboard:5",
                     help="KIND:SNR of the spectrogram example, TTS voices")
+    ap.add_argument("--band-limit", action="append", type=int, default=[],
+                    dest="band_limits", metavar="HZ",
+                    help="run every method once more on the recorded voices "
+                    "of the first --real-testdir low-passed at HZ, for the "
+                    "report's band-limited section; may be given more than "
+                    "once")
     ap.add_argument("--real-example", default="hum:5",
                     help="KIND:SNR of the spectrogram example, recorded "
                     "voices")
@@ -1141,6 +1243,13 @@ def main():
     sweeps = parse_sweeps(args.sweeps)
     if sweeps and not args.real_testdirs:
         ap.error("--sweep needs --real-testdir")
+    if args.band_limits and not args.real_testdirs:
+        ap.error("--band-limit needs --real-testdir")
+    bad = [hz for hz in args.band_limits if not 0 < hz < RATE // 2]
+    if bad:
+        ap.error("--band-limit %d: not between 0 and %d Hz"
+                 % (bad[0], RATE // 2))
+    band_limits = sorted(set(args.band_limits), reverse=True)
 
     info = model_info(os.path.join(args.build, "dsp", "rnndenoise-model"),
                       args.model)
@@ -1158,6 +1267,14 @@ def main():
         print("evaluate: %s: %d mixtures (%d SNRs, %d noise kinds)"
               % (SETS[k][0], len(ms), len({m["snr"] for m in ms}),
                  len({m["kind"] for m in ms})), flush=True)
+    band = []
+    if band_limits:
+        first = args.real_testdirs[:1]
+        band = band_limited_mixtures(load_mixtures(first, "real"),
+                                     band_limits, args.work, args.jobs)
+        print("evaluate: %d band-limited mixtures (%s Hz)" % (
+            len(band), " ".join("%d" % hz for hz in band_limits)),
+            flush=True)
     runner = Runner(args)
     runner.check()
     runs = sweep_runs(sweeps, runner, info)
@@ -1166,15 +1283,16 @@ def main():
               "%s %s" % (p, " ".join(v)) for p, v in sweeps.items())
              or "none", info["model id"]), flush=True)
     t0 = time.time()
-    n_runs = run_methods(args, runner, mixtures, noise_free, sweep_mixtures,
-                         runs)
+    n_runs = run_methods(args, runner, mixtures + band, noise_free,
+                         sweep_mixtures, runs)
     t_run = time.time() - t0
     print("evaluate: %d method runs in %.0f s" % (n_runs, t_run), flush=True)
-    lags, agree, rows, free_rows, sweep_rows = score_all(
-        args, mixtures, noise_free, sweep_mixtures, runs)
+    lags, agree, rows, free_rows, sweep_rows, band_rows = score_all(
+        args, mixtures, noise_free, sweep_mixtures, runs, band)
     print("evaluate: scored in %.0f s" % (time.time() - t0 - t_run),
           flush=True)
-    write_scores(os.path.join(args.work, "scores.tsv"), rows, sweep_rows)
+    write_scores(os.path.join(args.work, "scores.tsv"), rows,
+                 sweep_rows + band_rows)
 
     sections, summary, all_goals = [], [], {}
     examples = {"real": args.real_example, "tts": args.example}
@@ -1242,6 +1360,9 @@ def main():
         "cores": str(os.cpu_count()),
         "load": "%.1f" % os.getloadavg()[1],
         "sections": "\n\n".join(sections),
+        "band_section": band_section(
+            rows, band_rows, band_limits, seeds_of(args.real_testdirs[:1]))
+        if band else BAND_NOT_RUN,
         "sweep_sections": sweep_sections(sweep_rows, runs, runner.properties,
                                          args.docs, runner.describe(
                                              "rnndenoise")),

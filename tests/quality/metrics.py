@@ -12,11 +12,13 @@ align() has removed the method's constant delay.
 import sys
 
 import numpy as np
-from scipy.signal import correlate, resample_poly
+from scipy.signal import (correlate, firwin, kaiser_beta, oaconvolve,
+                          resample_poly)
 
 RATE = 48000
 FRAME = 480  # 10 ms, the activity frame
 EPS = np.finfo(np.float64).eps
+BAND_LIMIT_DB = 75.0  # band_limit()'s stop-band attenuation
 
 
 # ---- delay compensation ---------------------------------------------------
@@ -305,6 +307,23 @@ def stoi(clean, processed, rate=RATE):
     return float(np.mean(np.sum(xs * yp, axis=2)))
 
 
+# ---- band-limited input ---------------------------------------------------
+
+def band_limit(x, cutoff):
+    """X at RATE with nothing above CUTOFF Hz, as audio recorded or sent
+    at a lower rate and played at 48 kHz is: a linear-phase
+    Kaiser-windowed FIR, BAND_LIMIT_DB down from CUTOFF on, its
+    transition 1 kHz wide (a quarter of CUTOFF if narrower) below it, as
+    rnndenoise-features' band limit; its delay taken out (the output stays
+    aligned)."""
+    width = min(1000.0, cutoff / 4)
+    taps = int(np.ceil((BAND_LIMIT_DB - 7.95) / (14.36 * width / RATE)))
+    taps |= 1
+    h = firwin(taps, cutoff - width / 2,
+               window=("kaiser", kaiser_beta(BAND_LIMIT_DB)), fs=RATE)
+    return oaconvolve(x, h)[taps // 2:taps // 2 + x.size]
+
+
 # ---- self-check -----------------------------------------------------------
 
 def _speechlike(rng, seconds):
@@ -422,6 +441,15 @@ def self_check():
     v = parts[1][1] + parts[2][1] - want
     check("  parts above 500 Hz minus cap x share", v,
           abs(v) < 0.1 * want)
+    impulse = np.zeros(RATE)
+    impulse[RATE // 2] = 1.0
+    gain_db = 20 * np.log10(np.abs(np.fft.rfft(band_limit(impulse, 8000.0)))
+                            + 1e-12)
+    hz = np.fft.rfftfreq(RATE, 1.0 / RATE)
+    v = gain_db[hz >= 8000].max()
+    check("band_limit 8 kHz: most from 8 kHz on, dB", v, v < -70)
+    v = np.abs(gain_db[hz <= 7000]).max()
+    check("band_limit 8 kHz: furthest from 0 dB up to 7 kHz", v, v < 0.1)
     ok = all(checks)
     print("metrics self-check: %s" % ("ok" if ok else "FAILED"))
     return 0 if ok else 1

@@ -18,7 +18,9 @@
 # (e.g. "0 1 1.5 2 3") and HARMONIC_LIFTS (e.g. "0 0.25 0.5 1 2 3"):
 # sweeps, rnndenoise once per value of that property on the recorded
 # voices, each with its section of the report (empty: skipped;
-# evaluate.py --sweep takes any numeric property), RNNDENOISE_PROPS,
+# evaluate.py --sweep takes any numeric property), BAND_LIMITS ("16000
+# 8000 4000": every method once more on the recorded voices of the first
+# seed low-passed at each limit, in Hz; empty: skipped), RNNDENOISE_PROPS,
 # WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method settings),
 # RNNDENOISE_SKIP_INSTALL=1 (no apt-get), RATE16 (1; 0 skips
 # evaluate16k.py, the 16 kHz comparison of docs/quality-16k.md).
@@ -56,6 +58,7 @@ ATTENUATION_LIMITS=${ATTENUATION_LIMITS:-}
 SPEECH_PROTECTIONS=${SPEECH_PROTECTIONS:-}
 STATIONARY_SUPPRESSIONS=${STATIONARY_SUPPRESSIONS:-}
 HARMONIC_LIFTS=${HARMONIC_LIFTS:-}
+BAND_LIMITS=${BAND_LIMITS-16000 8000 4000}
 # Debian's interpreter with python3-numpy/scipy/matplotlib, not whatever
 # is first on PATH.
 PY=/usr/bin/python3
@@ -171,6 +174,9 @@ fi
 if [ -n "$HARMONIC_LIFTS" ]; then
   set -- "$@" --sweep "harmonic-lift=$HARMONIC_LIFTS"
 fi
+for limit in $BAND_LIMITS; do
+  set -- "$@" --band-limit "$limit"
+done
 $PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
     --model-name "$MODEL_NAME" --speex "$SPEEX" --work "$OUT/work" \
     --docs "$SRC/docs" --jobs "$JOBS" "$@" $REAL_TESTDIRS $TESTDIRS
