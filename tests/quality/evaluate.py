@@ -983,6 +983,12 @@ def band_label(limit):
     return "%g kHz%s" % (limit / 1000.0, " (%s)" % note if note else "")
 
 
+def band_record(m, limit):
+    """Mixture M's record in the band-limited set at LIMIT Hz."""
+    return dict(m, id="%s%d/%s" % (BAND_SET, limit, m["id"]), set=BAND_SET,
+                limit=limit)
+
+
 def _write_band_limited(job):
     """One mixture low-passed at one limit: its clean and noisy files
     (the noisy input is clean plus noise, so low-passing it is low-passing
@@ -990,8 +996,7 @@ def _write_band_limited(job):
     m, limit, work = job
     base = os.path.join(work, "band", "%d" % limit, m["id"])
     os.makedirs(os.path.dirname(base), exist_ok=True)
-    out = dict(m, id="%s%d/%s" % (BAND_SET, limit, m["id"]), set=BAND_SET,
-               limit=limit, clean=base + "_clean.wav",
+    out = dict(band_record(m, limit), clean=base + "_clean.wav",
                noisy=base + "_noisy.wav")
     for key in ("clean", "noisy"):
         wavfile.write(out[key], RATE, metrics.band_limit(
@@ -1008,50 +1013,58 @@ def band_limited_mixtures(mixtures, limits, work, jobs):
                                               for m in mixtures])
 
 
-def band_table(rows, limits, key, methods, digits, plus=False, **where):
+def band_table(rows, limits, key, methods, labels, digits, plus=False,
+               **where):
     """Rows: band limits (0: the mixtures as they are); columns: methods."""
     body = []
     for limit in [0] + limits:
         body.append([band_label(limit)] + [
             fmt(mean(rows, key, method=mt, limit=limit, **where), digits,
                 plus) for mt in methods])
-    return md_table(["band limit"] + [LABELS[mt] for mt in methods], body)
+    return md_table(["band limit"] + [labels[mt] for mt in methods], body)
 
 
-def band_section(full_rows, band_rows, limits, seeds):
+def band_section(full_rows, band_rows, limits, seeds, methods=None,
+                 labels=None, how="every method runs on them as in the main "
+                 "run"):
     """The report's section on band-limited input: the recorded voices of
-    one seed, as they are and low-passed at each limit."""
+    one seed, as they are (FULL_ROWS: the rows of every mixture) and
+    low-passed at each limit (BAND_ROWS); METHODS: the columns, by default
+    this report's processing methods and the oracle; the noise reduction
+    table leaves the oracle out."""
+    methods = methods or METHODS[1:] + [ORACLE]
+    labels = labels or LABELS
     ids = {r["id"] for r in band_rows}
     rows = [dict(r, limit=0) for r in full_rows
             if "%s%d/%s" % (BAND_SET, limits[0], r["id"]) in ids]
     rows += band_rows
-    proc = METHODS[1:] + [ORACLE]
-    stoi_gain = [dict(r, stoi_gain=r["stoi"] - next(
-        n["stoi"] for n in rows if n["id"] == r["id"]
-        and n["method"] == "noisy")) for r in rows if r["method"] != "noisy"]
+    noisy_stoi = {r["id"]: r["stoi"] for r in rows if r["method"] == "noisy"}
+    stoi_gain = [dict(r, stoi_gain=r["stoi"] - noisy_stoi[r["id"]])
+                 for r in rows if r["method"] != "noisy"]
     intro = (
         "Recorded speech often has nothing above some frequency: a "
         "telephone's 3.4-4 kHz, audio sampled at 16 or 22.05 kHz and "
         "played at 48 kHz, an MP3 encoder's 16 kHz. Here the recorded-"
-        "voice mixtures of seed %s (%d of them) are low-passed at each limit "
-        "(speech and noise alike: a linear-phase FIR, %.0f dB down from "
-        "the limit on, 1 kHz of transition below it; the low-passed clean "
-        "speech is the reference) and every method runs on them as in "
-        "the main run." % (seeds, len(rows) // len(METHODS + [ORACLE])
-                           // (len(limits) + 1), metrics.BAND_LIMIT_DB))
+        "voice mixtures of seed %s (%d of them) are low-passed at each "
+        "limit (speech and noise alike, at 48 kHz: a linear-phase FIR, "
+        "%.0f dB down from the limit on, 1 kHz of transition below it; the "
+        "low-passed clean speech is the reference) and %s." % (
+            seeds, len(ids) // len(limits), metrics.BAND_LIMIT_DB, how))
     parts = [
-        "## Band-limited input (recorded voices)", textwrap.fill(intro, 76),
+        "## Band-limited input (recorded voices)",
+        textwrap.fill(intro, 76, break_on_hyphens=False),
         "**Mean ΔSI-SDR over −5…10 dB (dB)**",
-        band_table(rows, limits, "d_si_sdr", proc, 1, True, snr=LOW_SNRS),
+        band_table(rows, limits, "d_si_sdr", methods, labels, 1, True,
+                   snr=LOW_SNRS),
         "**STOI gain over the noisy input, −5…10 dB**",
-        band_table(stoi_gain, limits, "stoi_gain", proc, 4, True,
+        band_table(stoi_gain, limits, "stoi_gain", methods, labels, 4, True,
                    snr=LOW_SNRS),
         "**Speech energy lost in speech-dominated bins, all SNRs (dB)**",
-        band_table(rows, limits, "lost", proc, 2),
+        band_table(rows, limits, "lost", methods, labels, 2),
         "**Noise reduction where no one speaks, all SNRs (dB)**",
-        band_table(rows, limits, "nr", proc[:-1], 1)]
+        band_table(rows, limits, "nr", [m for m in methods if m != ORACLE],
+                   labels, 1)]
     return "\n\n".join(parts)
-
 
 # ---- main -----------------------------------------------------------------
 
@@ -1211,6 +1224,24 @@ def add_common_arguments(ap):
     ap.add_argument("--work", required=True)
     ap.add_argument("--docs", required=True)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--band-limit", action="append", type=int, default=[],
+                    dest="band_limits", metavar="HZ",
+                    help="run every method once more on the recorded voices "
+                    "of the first --real-testdir low-passed at HZ, for the "
+                    "report's band-limited section; may be given more than "
+                    "once")
+
+
+def band_limits_of(ap, args, rate=RATE):
+    """The --band-limit values, highest first, after checking them
+    (below RATE's Nyquist frequency, with recorded voices to run on)."""
+    if args.band_limits and not args.real_testdirs:
+        ap.error("--band-limit needs --real-testdir")
+    bad = [hz for hz in args.band_limits if not 0 < hz < rate // 2]
+    if bad:
+        ap.error("--band-limit %d: not between 0 and %d Hz"
+                 % (bad[0], rate // 2))
+    return sorted(set(args.band_limits), reverse=True)
 
 
 def main():
@@ -1226,12 +1257,6 @@ def main():
                     "property")
     ap.add_argument("--example", default="keyboard:5",
                     help="KIND:SNR of the spectrogram example, TTS voices")
-    ap.add_argument("--band-limit", action="append", type=int, default=[],
-                    dest="band_limits", metavar="HZ",
-                    help="run every method once more on the recorded voices "
-                    "of the first --real-testdir low-passed at HZ, for the "
-                    "report's band-limited section; may be given more than "
-                    "once")
     ap.add_argument("--real-example", default="hum:5",
                     help="KIND:SNR of the spectrogram example, recorded "
                     "voices")
@@ -1243,13 +1268,7 @@ def main():
     sweeps = parse_sweeps(args.sweeps)
     if sweeps and not args.real_testdirs:
         ap.error("--sweep needs --real-testdir")
-    if args.band_limits and not args.real_testdirs:
-        ap.error("--band-limit needs --real-testdir")
-    bad = [hz for hz in args.band_limits if not 0 < hz < RATE // 2]
-    if bad:
-        ap.error("--band-limit %d: not between 0 and %d Hz"
-                 % (bad[0], RATE // 2))
-    band_limits = sorted(set(args.band_limits), reverse=True)
+    band_limits = band_limits_of(ap, args)
 
     info = model_info(os.path.join(args.build, "dsp", "rnndenoise-model"),
                       args.model)

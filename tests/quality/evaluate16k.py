@@ -101,9 +101,15 @@ def with_16k_inputs(mixtures, work):
 
 def _make_inputs(m):
     """Decimates clean speech and noise apart and mixes them at 16 kHz,
-    so the mix is exactly the 16 kHz speech plus the 16 kHz noise."""
-    clean = decimate(evaluate.read_wav(m["clean"]))
-    noise = decimate(evaluate.read_wav(noise_path(m)))
+    so the mix is exactly the 16 kHz speech plus the 16 kHz noise; a
+    band-limited set's mixture (m["limit"], Hz) is low-passed there first,
+    at 48 kHz, as evaluate.py's band-limited set is."""
+    clean = evaluate.read_wav(m["clean"])
+    noise = evaluate.read_wav(noise_path(m))
+    if m.get("limit"):
+        clean = metrics.band_limit(clean, m["limit"])
+        noise = metrics.band_limit(noise, m["limit"])
+    clean, noise = decimate(clean), decimate(noise)
     os.makedirs(os.path.dirname(m["clean16"]), exist_ok=True)
     wavfile.write(m["clean16"], RATE16, clean.astype(np.float32))
     wavfile.write(m["noisy16"], RATE16, (clean + noise).astype(np.float32))
@@ -247,8 +253,9 @@ def _score_noise_free(job):
     return rows
 
 
-def score_all(args, mixtures, noise_free):
-    """Delays, per-mixture rows and noise-free rows."""
+def score_all(args, mixtures, noise_free, band=()):
+    """Delays, per-mixture rows, noise-free rows and the rows of the
+    band-limited mixtures (scored with the delays of the others)."""
     with get_context("fork").Pool(args.jobs) as pool:
         lags, agree = constant_lags(pool.map(_lags, [
             (m, args.work, PROCESSED, False) for m in mixtures]), PROCESSED)
@@ -266,7 +273,9 @@ def score_all(args, mixtures, noise_free):
                                               for m in mixtures]) for r in rs]
         free_rows = [r for rs in pool.map(_score_noise_free, [
             (m, args.work, lags) for m in noise_free]) for r in rs]
-    return lags, agree, rows, free_rows
+        band_rows = [r for rs in pool.map(_score, [(m, args.work, lags)
+                                                  for m in band]) for r in rs]
+    return lags, agree, rows, free_rows, band_rows
 
 
 # ---- tables ---------------------------------------------------------------
@@ -400,6 +409,8 @@ def command_line(args):
              rel(args.build), "--speex", rel(args.speex), "--work",
              rel(args.work), "--docs", rel(args.docs), "--jobs",
              str(args.jobs)]
+    for hz in args.band_limits:
+        words += ["--band-limit", str(hz)]
     for d in args.real_testdirs:
         words += ["--real-testdir", rel(d)]
     words += [rel(d) for d in args.testdirs]
@@ -436,7 +447,22 @@ def wrap_prose(text):
         for p in text.split("\n\n"))
 
 
-def report(args, by_set, rows, free_rows, runner, lags, agree, seconds):
+def band_section(args, rows, band_rows, limits):
+    """The band-limited part of the report, or how to run it."""
+    if not band_rows:
+        return ("## Band-limited input (recorded voices)\n\nNot run for "
+                "this report: `BAND_LIMITS16=\"7000 5512 3400\" "
+                "tests/quality/run.sh` runs every method once more on the "
+                "recorded voices of the first seed low-passed at each limit "
+                "and adds its tables here.")
+    return evaluate.band_section(
+        [r for r in rows if r["set"] == "real"], band_rows, limits,
+        evaluate.seeds_of(args.real_testdirs[:1]), PROCESSED, SHORT,
+        "then decimated to 16 kHz, and every method runs on them as above")
+
+
+def report(args, by_set, rows, free_rows, runner, lags, agree, seconds,
+           band_rows=(), band_limits=()):
     model_rows, stale = models(args)
     stale_note = ("\n\n**Warning: %s is newer than the plugin that ran; "
                   "rebuild and run again.**" % ", ".join(stale)
@@ -521,6 +547,7 @@ speech (the round-trip figure under each summary); at the SNRs of the
     sections = [section(k, by_set[k], [r for r in rows if r["set"] == k],
                         [r for r in free_rows if r["set"] == k])
                 for k in by_set]
+    sections.append(band_section(args, rows, band_rows, band_limits))
     return wrap_prose(head + "\n\n" + "\n\n".join(sections)) + "\n"
 
 
@@ -532,6 +559,7 @@ def main():
     args = ap.parse_args()
     if not args.testdirs and not args.real_testdirs:
         ap.error("no test folders")
+    band_limits = evaluate.band_limits_of(ap, args, RATE16)
     start = time.time()
     os.makedirs(args.work, exist_ok=True)
 
@@ -541,24 +569,29 @@ def main():
               for k in evaluate.SETS if dirs[k]}
     mixtures = [m for k in by_set for m in by_set[k]]
     noise_free = [m for m in mixtures if m["snr"] == evaluate.NOISE_FREE_SNR]
+    band = with_16k_inputs([
+        evaluate.band_record(m, limit) for limit in band_limits
+        for m in evaluate.load_mixtures(args.real_testdirs[:1], "real")],
+        args.work)
     runner = Runner16(args)
     runner.check()
     with get_context("fork").Pool(args.jobs) as pool:
-        pool.map(_make_inputs, mixtures)
+        pool.map(_make_inputs, mixtures + band)
     print("evaluate16k: %d mixtures and %d noise-free tracks at 16 kHz in "
           "%.0f s" % (len(mixtures), len(noise_free), time.time() - start),
           flush=True)
     t0 = time.time()
-    n_runs = run_methods(args, runner, mixtures, noise_free)
+    n_runs = run_methods(args, runner, mixtures + band, noise_free)
     print("evaluate16k: %d method runs in %.0f s" % (n_runs,
                                                      time.time() - t0),
           flush=True)
     t0 = time.time()
-    lags, agree, rows, free_rows = score_all(args, mixtures, noise_free)
+    lags, agree, rows, free_rows, band_rows = score_all(
+        args, mixtures, noise_free, band)
     print("evaluate16k: scored in %.0f s" % (time.time() - t0), flush=True)
 
     text = report(args, by_set, rows, free_rows, runner, lags, agree,
-                  time.time() - start)
+                  time.time() - start, band_rows, band_limits)
     path = os.path.join(args.docs, "quality-16k.md")
     with open(path, "w") as f:
         f.write(text)

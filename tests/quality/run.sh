@@ -20,7 +20,8 @@
 # voices, each with its section of the report (empty: skipped;
 # evaluate.py --sweep takes any numeric property), BAND_LIMITS ("16000
 # 8000 4000": every method once more on the recorded voices of the first
-# seed low-passed at each limit, in Hz; empty: skipped), RNNDENOISE_PROPS,
+# seed low-passed at each limit, in Hz; empty: skipped), BAND_LIMITS16
+# ("7000 5512 3400": the same for the 16 kHz comparison), RNNDENOISE_PROPS,
 # WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method settings),
 # RNNDENOISE_SKIP_INSTALL=1 (no apt-get), RATE16 (1; 0 skips
 # evaluate16k.py, the 16 kHz comparison of docs/quality-16k.md).
@@ -33,7 +34,7 @@ SRC=$(cd "$HERE/../.." && pwd)
 BUILD=build
 for arg in "$@"; do
   case "$arg" in
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -59,6 +60,7 @@ SPEECH_PROTECTIONS=${SPEECH_PROTECTIONS:-}
 STATIONARY_SUPPRESSIONS=${STATIONARY_SUPPRESSIONS:-}
 HARMONIC_LIFTS=${HARMONIC_LIFTS:-}
 BAND_LIMITS=${BAND_LIMITS-16000 8000 4000}
+BAND_LIMITS16=${BAND_LIMITS16-7000 5512 3400}
 # Debian's interpreter with python3-numpy/scipy/matplotlib, not whatever
 # is first on PATH.
 PY=/usr/bin/python3
@@ -184,8 +186,12 @@ $PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
 if [ "${RATE16:-1}" != 0 ]; then
   step "the 16 kHz comparison, write docs/quality-16k.md"
   rm -rf "$OUT/work16k"
+  set --
+  for limit in $BAND_LIMITS16; do
+    set -- "$@" --band-limit "$limit"
+  done
   $PY "$HERE/evaluate16k.py" --build "$BUILD" --speex "$SPEEX" \
-      --work "$OUT/work16k" --docs "$SRC/docs" --jobs "$JOBS" \
+      --work "$OUT/work16k" --docs "$SRC/docs" --jobs "$JOBS" "$@" \
       $REAL_TESTDIRS $TESTDIRS
 fi
 
