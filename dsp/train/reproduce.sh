@@ -154,8 +154,8 @@
 # each rate: 2, 2), HEAD_JOINT_LR (the network's learning rate then:
 # 0.00003), HEAD_BAND_WEIGHT (the band loss's weight then: 4),
 # BAND_JOINT_LRS48, BAND_JOINT_LRS16 (the band steps below: the network's
-# learning rate in each, one step per value; empty: none. 48 kHz: none,
-# 16 kHz: "0.00003 0.0001"), BAND_LATER_HEAD_EPOCHS (the frozen head
+# learning rate in each, one step per value; empty: none. Both:
+# "0.00003 0.0001"), BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
 # SELECTION (yes: score every round on
@@ -231,7 +231,7 @@ HEAD_JOINT_EPOCHS48=${HEAD_JOINT_EPOCHS48:-2}
 HEAD_JOINT_EPOCHS16=${HEAD_JOINT_EPOCHS16:-2}
 HEAD_JOINT_LR=${HEAD_JOINT_LR:-0.00003}
 HEAD_BAND_WEIGHT=${HEAD_BAND_WEIGHT:-4}
-BAND_JOINT_LRS48=${BAND_JOINT_LRS48-}
+BAND_JOINT_LRS48=${BAND_JOINT_LRS48-0.00003 0.0001}
 BAND_JOINT_LRS16=${BAND_JOINT_LRS16-0.00003 0.0001}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
