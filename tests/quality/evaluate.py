@@ -968,12 +968,16 @@ BAND_NOTES = {3400: "a telephone's", 4000: "a telephone's",
               8000: "16 kHz audio", 11025: "22.05 kHz audio",
               12000: "24 kHz audio", 16000: "an MP3 encoder's"}
 BAND_SET = "band"  # the set key of the band-limited mixtures
-BAND_NOT_RUN = (
-    "## Band-limited input (recorded voices)\n\n" + textwrap.fill(
-        "Not run for this report: `BAND_LIMITS=\"16000 8000 4000\" "
-        "tests/quality/run.sh` runs every method once more on the recorded "
-        "voices of the first seed low-passed at each limit and adds its "
-        "tables here.", 76))
+
+
+def band_not_run(setting):
+    """The band-limited section of a report run without it; SETTING: the
+    run.sh setting that runs it, with example limits."""
+    return "## Band-limited input (recorded voices)\n\n" + textwrap.fill(
+        "Not run for this report: `%s tests/quality/run.sh` runs every "
+        "method once more on the recorded voices of the first seed "
+        "low-passed at each limit and adds its tables here." % setting, 76,
+        break_on_hyphens=False)
 
 
 def band_label(limit):
@@ -1381,7 +1385,7 @@ def main():
         "sections": "\n\n".join(sections),
         "band_section": band_section(
             rows, band_rows, band_limits, seeds_of(args.real_testdirs[:1]))
-        if band else BAND_NOT_RUN,
+        if band else band_not_run('BAND_LIMITS="16000 8000 4000"'),
         "sweep_sections": sweep_sections(sweep_rows, runs, runner.properties,
                                          args.docs, runner.describe(
                                              "rnndenoise")),

@@ -450,11 +450,7 @@ def wrap_prose(text):
 def band_section(args, rows, band_rows, limits):
     """The band-limited part of the report, or how to run it."""
     if not band_rows:
-        return ("## Band-limited input (recorded voices)\n\nNot run for "
-                "this report: `BAND_LIMITS16=\"7000 5512 3400\" "
-                "tests/quality/run.sh` runs every method once more on the "
-                "recorded voices of the first seed low-passed at each limit "
-                "and adds its tables here.")
+        return evaluate.band_not_run('BAND_LIMITS16="7000 5512 3400"')
     return evaluate.band_section(
         [r for r in rows if r["set"] == "real"], band_rows, limits,
         evaluate.seeds_of(args.real_testdirs[:1]), PROCESSED, SHORT,
