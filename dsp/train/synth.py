@@ -6,6 +6,7 @@
                  [--test-seconds S] [--jobs J] [--real DIR]
                  [--real-speed LOW,HIGH] [--added-noises] [--noise-augment]
     synth.py OUT --selection --real DIR [--seed N] [--repeats R] [--jobs J]
+    synth.py OUT --phone --real DIR [--seed N] [--test-seconds S] [--jobs J]
 
 Writes, all deterministic from the seed:
 
@@ -20,6 +21,10 @@ Writes, all deterministic from the seed:
                          the recorded voices split.txt keeps for selection,
                          over the training noise kinds only, R mixtures per
                          SNR and kind
+  OUT/test-phone/        with --phone, only this: the test mixtures again
+                         with the recorded telephone voices split.txt keeps
+                         for the phone test (8 kHz recordings), over every
+                         noise kind
 
 Train and validation use the voices and noise kinds that split.txt does not
 hold out (from separate utterance pools); the test mixtures use only the
@@ -62,7 +67,8 @@ MIXTURE_SECONDS = 30.0
 # Stream tags that keep the random streams of the sets apart.
 TAG_POOL, TAG_MIX = 1, 2
 SETS = {"train": 1, "val": 2, "test": 3, "train-real": 4, "val-real": 5,
-        "test-real": 6, "select-real": 7, "select-noise": 8}
+        "test-real": 6, "select-real": 7, "select-noise": 8,
+        "test-phone": 9}
 # Selection mixtures per SNR and kind over the selection noise kinds, for
 # each one per training kind (few kinds: more mixtures of each).
 SELECT_NOISE_REPEATS = 4
@@ -124,6 +130,7 @@ def read_split(path=SPLIT_FILE, added_noises=False):
             "snrs": [float(s) for s in split["test-snrs"]],
             "real_test": split.get("heldout-real-speech", []),
             "real_select": split.get("selection-real-speech", []),
+            "real_phone": split.get("phone-real-speech", []),
             "select_noises": select,
             "real_share": float(split.get("real-speech-share", ["0"])[0])}
 
@@ -149,11 +156,13 @@ def _synth_one(job):
 
 def real_subset(row, split):
     """Which set a recorded speech file belongs to: "select" if split.txt
-    keeps its source or language for selection, "test" if it holds it out,
-    else "val" for one file in 20 (by a checksum of its path, so the choice
-    never changes) and "train"."""
+    keeps its source or language for selection, "phone" if for the phone
+    test, "test" if it holds it out, else "val" for one file in 20 (by a
+    checksum of its path, so the choice never changes) and "train"."""
     if is_heldout_real(row["source"], row["lang"], split["real_select"]):
         return "select"
+    if is_heldout_real(row["source"], row["lang"], split["real_phone"]):
+        return "phone"
     if is_heldout_real(row["source"], row["lang"], split["real_test"]):
         return "test"
     return "val" if zlib.crc32(row["file"].encode()) % 20 == 0 else "train"
@@ -423,7 +432,8 @@ def write_test_set(seed, outdir, split, seconds, jobs, pool="test",
                    kinds=None, repeats=1):
     """`repeats` mixtures per (SNR, noise kind of `kinds`, every kind if
     None), held-out voices only (the TTS ones for pool "test", the recorded
-    ones for "test-real", the selection ones for "select-real")."""
+    ones for "test-real", the selection ones for "select-real", the
+    telephone ones for "test-phone")."""
     work = []
     voices = sorted(POOLS[pool]) if pool != "test" else split["test_voices"]
     for snr in split["snrs"]:
@@ -478,6 +488,22 @@ def write_selection_set(args, groups, split, start):
     return 0
 
 
+def write_phone_set(args, groups, split, start):
+    """OUT/test-phone/: split.txt's telephone voices over every noise kind,
+    as the test mixtures are made."""
+    POOLS["test-phone"] = build_real_pool(groups, split, "phone", args.seed,
+                                          SETS["test-phone"], 1e9)
+    if not POOLS["test-phone"]:
+        print("synth: no recorded telephone voices (split.txt's "
+              "phone-real-speech: %s)"
+              % (" ".join(split["real_phone"]) or "none"), file=sys.stderr)
+        return 1
+    write_test_set(args.seed, os.path.join(args.out, "test-phone"), split,
+                   args.test_seconds, args.jobs, pool="test-phone")
+    print("synth: done in %.0f s" % (time.time() - start), flush=True)
+    return 0
+
+
 def parse_speed_range(ap, text):
     """--real-speed's LOW,HIGH, or an argparse error (exit 2)."""
     try:
@@ -507,6 +533,9 @@ def main():
     ap.add_argument("--selection", action="store_true",
                     help="write only OUT/select-real/, the selection "
                     "mixtures (needs --real)")
+    ap.add_argument("--phone", action="store_true",
+                    help="write only OUT/test-phone/, the telephone "
+                    "voices' test mixtures (needs --real)")
     ap.add_argument("--repeats", type=int, default=2,
                     help="selection mixtures per SNR and noise kind "
                     "(default 2)")
@@ -523,6 +552,10 @@ def main():
         REAL_SPEED[0] = parse_speed_range(ap, args.real_speed)
     if args.selection and not args.real:
         ap.error("--selection needs --real DIR")
+    if args.phone and not args.real:
+        ap.error("--phone needs --real DIR")
+    if args.phone and args.selection:
+        ap.error("--phone and --selection: one set at a time")
     if args.selection and args.added_noises:
         ap.error("--added-noises: the selection mixtures keep the noise "
                  "kinds every round was trained on")
@@ -543,6 +576,8 @@ def main():
                             " ".join(split["test_noises"])), flush=True)
     if args.selection:
         return write_selection_set(args, groups, split, start)
+    if args.phone:
+        return write_phone_set(args, groups, split, start)
     print("synth: speech pools", flush=True)
     # With recorded speech, TTS speaks only part of the mixtures and needs a
     # smaller pool.

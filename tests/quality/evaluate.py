@@ -5,7 +5,7 @@ the quality report and its plots.
 
     evaluate.py --build BUILD --model MODEL --work WORK --docs DOCS
                 [--real-testdir DIR ...] [--sweep PROPERTY="V1 V2 ..." ...]
-                [TESTDIR ...]
+                [--band-limit HZ ... [--phone-testdir DIR]] [TESTDIR ...]
 
 Each TESTDIR is a test/ folder written by dsp/train/synth.py (snrS/
 subfolders and a manifest.tsv), spoken by the held-out TTS voices; each
@@ -13,7 +13,11 @@ subfolders and a manifest.tsv), spoken by the held-out TTS voices; each
 held-out recorded voices. The two sets are scored alike and reported apart,
 recorded voices first. Each --sweep runs rnndenoise once more per value
 of one of its numeric properties on the recorded voices, the others as in
-the main run, and adds a section to the report. Processed audio and
+the main run, and adds a section to the report. Each --band-limit runs
+every method once more on the first --real-testdir low-passed at HZ, and
+--phone-testdir (a test-phone/ folder of synth.py --phone: recorded
+telephone voices) adds their mixtures low-passed at 4 kHz to that
+band-limited section. Processed audio and
 per-file figures go under WORK; DOCS receives quality.md and its
 quality-*.png plots. tests/quality/run.sh calls this with the right
 arguments; the environment may set RNNDENOISE_PROPS, WEBRTCDSP_PROPS and
@@ -968,6 +972,11 @@ BAND_NOTES = {3400: "a telephone's", 4000: "a telephone's",
               8000: "16 kHz audio", 11025: "22.05 kHz audio",
               12000: "24 kHz audio", 16000: "an MP3 encoder's"}
 BAND_SET = "band"  # the set key of the band-limited mixtures
+# The band-limited section's row of the recorded telephone voices
+# (--phone-testdir), low-passed at a telephone's upper band edge as a call
+# carries speech and noise alike.
+PHONE = "phone"
+PHONE_LIMIT_HZ = 4000
 
 
 def band_not_run(setting):
@@ -983,14 +992,18 @@ def band_not_run(setting):
 def band_label(limit):
     if not limit:
         return "none (full band)"
+    if limit == PHONE:
+        return "%g kHz, recorded telephone voices" % (PHONE_LIMIT_HZ / 1000.0)
     note = BAND_NOTES.get(int(limit))
     return "%g kHz%s" % (limit / 1000.0, " (%s)" % note if note else "")
 
 
 def band_record(m, limit):
-    """Mixture M's record in the band-limited set at LIMIT Hz."""
-    return dict(m, id="%s%d/%s" % (BAND_SET, limit, m["id"]), set=BAND_SET,
-                limit=limit)
+    """Mixture M's record in the band-limited set at LIMIT Hz (or PHONE: a
+    telephone voice's mixture); its "cutoff" is where it is low-passed."""
+    return dict(m, id="%s%s/%s" % (BAND_SET, limit, m["id"]), set=BAND_SET,
+                limit=limit, cutoff=PHONE_LIMIT_HZ if limit == PHONE
+                else limit)
 
 
 def _write_band_limited(job):
@@ -998,28 +1011,31 @@ def _write_band_limited(job):
     (the noisy input is clean plus noise, so low-passing it is low-passing
     both; float32, not clipped) and its mixture record."""
     m, limit, work = job
-    base = os.path.join(work, "band", "%d" % limit, m["id"])
+    base = os.path.join(work, "band", str(limit), m["id"])
     os.makedirs(os.path.dirname(base), exist_ok=True)
     out = dict(band_record(m, limit), clean=base + "_clean.wav",
                noisy=base + "_noisy.wav")
     for key in ("clean", "noisy"):
         wavfile.write(out[key], RATE, metrics.band_limit(
-            read_wav(m[key]), limit).astype(np.float32))
+            read_wav(m[key]), out["cutoff"]).astype(np.float32))
     return out
 
 
-def band_limited_mixtures(mixtures, limits, work, jobs):
-    """MIXTURES again at each band limit (Hz), under WORK/band/LIMIT/."""
+def band_limited_mixtures(mixtures, limits, work, jobs, phone=()):
+    """MIXTURES again at each band limit (Hz), under WORK/band/LIMIT/, and
+    the telephone voices' mixtures PHONE low-passed under WORK/band/phone/."""
     ctx = get_context("fork")
     with ctx.Pool(jobs) as pool:
         return pool.map(_write_band_limited, [(m, limit, work)
                                               for limit in limits
-                                              for m in mixtures])
+                                              for m in mixtures] +
+                        [(m, PHONE, work) for m in phone])
 
 
 def band_table(rows, limits, key, methods, labels, digits, plus=False,
                **where):
-    """Rows: band limits (0: the mixtures as they are); columns: methods."""
+    """Rows: band limits (0: the mixtures as they are; PHONE: the telephone
+    voices); columns: methods."""
     body = []
     for limit in [0] + limits:
         body.append([band_label(limit)] + [
@@ -1038,10 +1054,12 @@ def band_section(full_rows, band_rows, limits, seeds, methods=None,
     table leaves the oracle out."""
     methods = methods or METHODS[1:] + [ORACLE]
     labels = labels or LABELS
-    ids = {r["id"] for r in band_rows}
+    ids = {r["id"] for r in band_rows if r["limit"] != PHONE}
+    phone_ids = {r["id"] for r in band_rows if r["limit"] == PHONE}
     rows = [dict(r, limit=0) for r in full_rows
             if "%s%d/%s" % (BAND_SET, limits[0], r["id"]) in ids]
     rows += band_rows
+    keys = limits + ([PHONE] if phone_ids else [])
     noisy_stoi = {r["id"]: r["stoi"] for r in rows if r["method"] == "noisy"}
     stoi_gain = [dict(r, stoi_gain=r["stoi"] - noisy_stoi[r["id"]])
                  for r in rows if r["method"] != "noisy"]
@@ -1054,19 +1072,29 @@ def band_section(full_rows, band_rows, limits, seeds, methods=None,
         "%.0f dB down from the limit on, 1 kHz of transition below it; the "
         "low-passed clean speech is the reference) and %s." % (
             seeds, len(ids) // len(limits), metrics.BAND_LIMIT_DB, how))
+    if phone_ids:
+        intro += (
+            " The last row is another set: %d mixtures of recorded telephone "
+            "prompts (`synth.py --phone`: the voices split.txt keeps for "
+            "this test, professional speakers recorded at 8 kHz in five "
+            "languages, which neither training nor any choice between "
+            "models has heard) over the same noise kinds and SNRs, "
+            "low-passed at %g kHz as a call carries speech and noise; its "
+            "clean speech is the reference." % (
+                len(phone_ids), PHONE_LIMIT_HZ / 1000.0))
     parts = [
         "## Band-limited input (recorded voices)",
         textwrap.fill(intro, 76, break_on_hyphens=False),
         "**Mean ΔSI-SDR over −5…10 dB (dB)**",
-        band_table(rows, limits, "d_si_sdr", methods, labels, 1, True,
+        band_table(rows, keys, "d_si_sdr", methods, labels, 1, True,
                    snr=LOW_SNRS),
         "**STOI gain over the noisy input, −5…10 dB**",
-        band_table(stoi_gain, limits, "stoi_gain", methods, labels, 4, True,
+        band_table(stoi_gain, keys, "stoi_gain", methods, labels, 4, True,
                    snr=LOW_SNRS),
         "**Speech energy lost in speech-dominated bins, all SNRs (dB)**",
-        band_table(rows, limits, "lost", methods, labels, 2),
+        band_table(rows, keys, "lost", methods, labels, 2),
         "**Noise reduction where no one speaks, all SNRs (dB)**",
-        band_table(rows, limits, "nr", [m for m in methods if m != ORACLE],
+        band_table(rows, keys, "nr", [m for m in methods if m != ORACLE],
                    labels, 1)]
     return "\n\n".join(parts)
 
@@ -1234,6 +1262,11 @@ def add_common_arguments(ap):
                     "of the first --real-testdir low-passed at HZ, for the "
                     "report's band-limited section; may be given more than "
                     "once")
+    ap.add_argument("--phone-testdir", metavar="DIR",
+                    help="a test-phone/ folder of synth.py --phone "
+                    "(recorded telephone voices): every method runs on it "
+                    "too, low-passed at 4 kHz, for one more row of the "
+                    "band-limited section (needs --band-limit)")
 
 
 def band_limits_of(ap, args, rate=RATE):
@@ -1241,6 +1274,8 @@ def band_limits_of(ap, args, rate=RATE):
     (below RATE's Nyquist frequency, with recorded voices to run on)."""
     if args.band_limits and not args.real_testdirs:
         ap.error("--band-limit needs --real-testdir")
+    if args.phone_testdir and not args.band_limits:
+        ap.error("--phone-testdir needs --band-limit")
     bad = [hz for hz in args.band_limits if not 0 < hz < rate // 2]
     if bad:
         ap.error("--band-limit %d: not between 0 and %d Hz"
@@ -1293,11 +1328,13 @@ def main():
     band = []
     if band_limits:
         first = args.real_testdirs[:1]
+        phone = (load_mixtures([args.phone_testdir], "real")
+                 if args.phone_testdir else [])
         band = band_limited_mixtures(load_mixtures(first, "real"),
-                                     band_limits, args.work, args.jobs)
-        print("evaluate: %d band-limited mixtures (%s Hz)" % (
-            len(band), " ".join("%d" % hz for hz in band_limits)),
-            flush=True)
+                                     band_limits, args.work, args.jobs, phone)
+        print("evaluate: %d band-limited mixtures (%s Hz), %d of them of "
+              "telephone voices" % (len(band), " ".join(
+                  "%d" % hz for hz in band_limits), len(phone)), flush=True)
     runner = Runner(args)
     runner.check()
     runs = sweep_runs(sweeps, runner, info)

@@ -102,13 +102,13 @@ def with_16k_inputs(mixtures, work):
 def _make_inputs(m):
     """Decimates clean speech and noise apart and mixes them at 16 kHz,
     so the mix is exactly the 16 kHz speech plus the 16 kHz noise; a
-    band-limited set's mixture (m["limit"], Hz) is low-passed there first,
-    at 48 kHz, as evaluate.py's band-limited set is."""
+    band-limited set's mixture is low-passed at its m["cutoff"] (Hz)
+    first, at 48 kHz, as evaluate.py's band-limited set is."""
     clean = evaluate.read_wav(m["clean"])
     noise = evaluate.read_wav(noise_path(m))
-    if m.get("limit"):
-        clean = metrics.band_limit(clean, m["limit"])
-        noise = metrics.band_limit(noise, m["limit"])
+    if m.get("cutoff"):
+        clean = metrics.band_limit(clean, m["cutoff"])
+        noise = metrics.band_limit(noise, m["cutoff"])
     clean, noise = decimate(clean), decimate(noise)
     os.makedirs(os.path.dirname(m["clean16"]), exist_ok=True)
     wavfile.write(m["clean16"], RATE16, clean.astype(np.float32))
@@ -411,6 +411,8 @@ def command_line(args):
              str(args.jobs)]
     for hz in args.band_limits:
         words += ["--band-limit", str(hz)]
+    if args.phone_testdir:
+        words += ["--phone-testdir", rel(args.phone_testdir)]
     for d in args.real_testdirs:
         words += ["--real-testdir", rel(d)]
     words += [rel(d) for d in args.testdirs]
@@ -565,10 +567,12 @@ def main():
               for k in evaluate.SETS if dirs[k]}
     mixtures = [m for k in by_set for m in by_set[k]]
     noise_free = [m for m in mixtures if m["snr"] == evaluate.NOISE_FREE_SNR]
+    phone = (evaluate.load_mixtures([args.phone_testdir], "real")
+             if args.phone_testdir else [])
     band = with_16k_inputs([
         evaluate.band_record(m, limit) for limit in band_limits
-        for m in evaluate.load_mixtures(args.real_testdirs[:1], "real")],
-        args.work)
+        for m in evaluate.load_mixtures(args.real_testdirs[:1], "real")] + [
+        evaluate.band_record(m, evaluate.PHONE) for m in phone], args.work)
     runner = Runner16(args)
     runner.check()
     with get_context("fork").Pool(args.jobs) as pool:

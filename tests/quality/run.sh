@@ -21,7 +21,9 @@
 # evaluate.py --sweep takes any numeric property), BAND_LIMITS ("16000
 # 8000 4000": every method once more on the recorded voices of the first
 # seed low-passed at each limit, in Hz; empty: skipped), BAND_LIMITS16
-# ("7000 5512 3400": the same for the 16 kHz comparison), RNNDENOISE_PROPS,
+# ("7000 5512 3400": the same for the 16 kHz comparison), PHONE (1: the
+# recorded telephone voices, synth.py --phone of the first seed, low-passed
+# at 4 kHz, in both band-limited sections too; 0: not), RNNDENOISE_PROPS,
 # WEBRTCDSP_PROPS, SPEEX_SUPPRESS (method settings),
 # RNNDENOISE_SKIP_INSTALL=1 (no apt-get), RATE16 (1; 0 skips
 # evaluate16k.py, the 16 kHz comparison of docs/quality-16k.md).
@@ -34,7 +36,7 @@ SRC=$(cd "$HERE/../.." && pwd)
 BUILD=build
 for arg in "$@"; do
   case "$arg" in
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) BUILD=$arg ;;
   esac
 done
@@ -61,6 +63,7 @@ STATIONARY_SUPPRESSIONS=${STATIONARY_SUPPRESSIONS:-}
 HARMONIC_LIFTS=${HARMONIC_LIFTS:-}
 BAND_LIMITS=${BAND_LIMITS-16000 8000 4000}
 BAND_LIMITS16=${BAND_LIMITS16-7000 5512 3400}
+PHONE=${PHONE:-1}
 # Debian's interpreter with python3-numpy/scipy/matplotlib, not whatever
 # is first on PATH.
 PY=/usr/bin/python3
@@ -130,6 +133,7 @@ STAMP="$STAMP code=$(cat "$TRAIN/synth.py" "$TRAIN/tts.py" "$TRAIN/noises.py" \
 STAMP="$STAMP real=$(cksum < "$REAL_DIR/catalogue.tsv" | cut -d' ' -f1)"
 TESTDIRS=
 REAL_TESTDIRS=
+PHONE_TESTDIR=
 DATA_START=$(date +%s)
 for seed in $SEEDS; do
   DIR="$OUT/data/seed$seed"
@@ -146,6 +150,15 @@ for seed in $SEEDS; do
         --real "$REAL_DIR"
     rm -rf "$DIR/train" "$DIR/val"
     echo "$STAMP" > "$DIR/stamp"
+  fi
+  if [ "$PHONE" = 1 ] && [ -z "$PHONE_TESTDIR" ]; then
+    # The telephone voices' mixtures, of the first seed only (they go with
+    # its band-limited runs).
+    if [ ! -f "$DIR/test-phone/manifest.tsv" ]; then
+      $PY "$TRAIN/synth.py" "$DIR" --phone --seed "$seed" \
+          --test-seconds "$TEST_SECONDS" --jobs "$JOBS" --real "$REAL_DIR"
+    fi
+    PHONE_TESTDIR="--phone-testdir $DIR/test-phone"
   fi
   TESTDIRS="$TESTDIRS $DIR/test"
   REAL_TESTDIRS="$REAL_TESTDIRS --real-testdir $DIR/test-real"
@@ -179,6 +192,10 @@ fi
 for limit in $BAND_LIMITS; do
   set -- "$@" --band-limit "$limit"
 done
+if [ -n "$BAND_LIMITS" ] && [ -n "$PHONE_TESTDIR" ]; then
+  # shellcheck disable=SC2086 # an option and its value
+  set -- "$@" $PHONE_TESTDIR
+fi
 $PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
     --model-name "$MODEL_NAME" --speex "$SPEEX" --work "$OUT/work" \
     --docs "$SRC/docs" --jobs "$JOBS" "$@" $REAL_TESTDIRS $TESTDIRS
@@ -190,6 +207,10 @@ if [ "${RATE16:-1}" != 0 ]; then
   for limit in $BAND_LIMITS16; do
     set -- "$@" --band-limit "$limit"
   done
+  if [ -n "$BAND_LIMITS16" ] && [ -n "$PHONE_TESTDIR" ]; then
+    # shellcheck disable=SC2086 # an option and its value
+    set -- "$@" $PHONE_TESTDIR
+  fi
   $PY "$HERE/evaluate16k.py" --build "$BUILD" --speex "$SPEEX" \
       --work "$OUT/work16k" --docs "$SRC/docs" --jobs "$JOBS" "$@" \
       $REAL_TESTDIRS $TESTDIRS

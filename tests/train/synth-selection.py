@@ -1,18 +1,21 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""synth.py --selection: mixtures of voices no training round hears.
+"""synth.py --selection and --phone: mixtures of voices no training round
+hears.
 
     synth-selection.py
 
-split.txt's selection sources must be disjoint from its held-out test
-sources; a recorded file of a selection source belongs to the "select"
-subset and to no other, so no training, validation or test pool draws it;
+split.txt's selection sources, phone test sources and held-out test
+sources must be disjoint; a recorded file of a selection source belongs to
+the "select" subset and to no other, so no training, validation or test
+pool draws it, and a file of a phone test source to "phone" alike;
 the selection set holds `repeats` mixtures per SNR and per noise kind it is
-given, and only those kinds; synth.py refuses --selection without --real
-and --repeats below 1; sources.py sees which sources a catalogue lists
-(a source added later is built, the others are kept) and reads the
-language of a ktuberling file from its folder. Skipped (77) without numpy
-and scipy.
+given, and only those kinds; synth.py refuses --selection or --phone
+without --real, both at once, and --repeats below 1; sources.py sees which
+sources a catalogue lists (a source added later is built, the others are
+kept), reads the language of a ktuberling or Asterisk file from its
+folder, and leaves out the files a source excludes (the Asterisk beeps,
+tones and silences). Skipped (77) without numpy and scipy.
 """
 
 import csv
@@ -39,6 +42,7 @@ def row(source, lang, name):
 
 def fake_split():
     return {"real_select": ["chosen"], "real_test": ["tested:xx"],
+            "real_phone": ["called"],
             "snrs": [0.0, 10.0], "all_noises": ["white", "pink", "hum"],
             "train_noises": ["white", "pink"], "test_noises": ["hum"]}
 
@@ -47,7 +51,7 @@ def fake_groups():
     groups = {}
     for source, lang in (("chosen", "aa"), ("chosen", "bb"),
                          ("tested", "xx"), ("tested", "yy"),
-                         ("trained", "zz")):
+                         ("trained", "zz"), ("called", "pp")):
         for i in range(40):
             groups.setdefault(source, []).append(
                 row(source, lang, "f%02d" % i))
@@ -65,6 +69,9 @@ def check_subsets():
     check(seen["chosen:aa"] == {"select"} and seen["chosen:bb"] == {"select"},
           "every file of a selection source is in 'select' (%s)"
           % sorted(seen["chosen:aa"] | seen["chosen:bb"]))
+    check(seen["called:pp"] == {"phone"},
+          "every file of a phone test source is in 'phone' (%s)"
+          % sorted(seen["called:pp"]))
     check(seen["tested:xx"] == {"test"},
           "a held-out language is in 'test' (%s)" % sorted(seen["tested:xx"]))
     check(seen["tested:yy"] <= {"train", "val"} and
@@ -73,9 +80,13 @@ def check_subsets():
           % (sorted(seen["tested:yy"]), sorted(seen["trained:zz"])))
     for subset in ("train", "val", "test"):
         pool = synth.build_real_pool(groups, split, subset, 1, 9, 1e9)
-        check(not any(v.startswith("real:chosen:") for v in pool),
-              "the %s pool holds no selection voice (%s)"
+        check(not any(v.startswith(("real:chosen:", "real:called:"))
+                      for v in pool),
+              "the %s pool holds no selection or phone voice (%s)"
               % (subset, sorted(pool)))
+    pool = synth.build_real_pool(groups, split, "phone", 1, 9, 1e9)
+    check(sorted(pool) == ["real:called:pp"],
+          "the phone pool holds its voices only (%s)" % sorted(pool))
     pool = synth.build_real_pool(groups, split, "select", 1, 9, 1e9)
     check(sorted(pool) == ["real:chosen:aa", "real:chosen:bb"],
           "the selection pool holds its voices only (%s)" % sorted(pool))
@@ -86,11 +97,14 @@ def check_shipped_split():
     split = synth.read_split()
     check(bool(split["real_select"]),
           "split.txt names selection speech (%s)" % split["real_select"])
-    check(not set(split["real_select"]) & set(split["real_test"]),
-          "selection and test sources are disjoint")
-    for name in split["real_select"]:
+    check(bool(split["real_phone"]),
+          "split.txt names phone test speech (%s)" % split["real_phone"])
+    named = [split["real_select"], split["real_test"], split["real_phone"]]
+    check(sum(len(set(n)) for n in named) == len(set().union(*named)),
+          "selection, test and phone test sources are disjoint")
+    for name in split["real_select"] + split["real_phone"]:
         check(name.split(":")[0] in sources.SOURCES,
-              "selection source %s is a source of sources.py" % name)
+              "source %s is a source of sources.py" % name)
 
 
 def check_selection_set(pool):
@@ -118,6 +132,9 @@ def check_selection_set(pool):
 
 def check_refused():
     for args, what in ((["--selection"], "--selection needs --real"),
+                       (["--phone"], "--phone needs --real"),
+                       (["--phone", "--selection", "--real", "/nonexistent"],
+                        "one set at a time"),
                        (["--selection", "--real", "/nonexistent",
                          "--repeats", "0"], "--repeats")):
         check.synth_refuses(args, what)
@@ -127,6 +144,7 @@ def check_sources():
     lang = sources.SOURCES["ktuberling"]["lang"](
         "usr/share/ktuberling/sounds/el/Kid-Tux.ogg")
     check(lang == "el", "ktuberling language from its folder (%s)" % lang)
+    check_asterisk_files()
     with tempfile.TemporaryDirectory() as out:
         check(sources.catalogued_sources(out) == set(),
               "no catalogue: no source listed")
@@ -137,6 +155,28 @@ def check_sources():
         sources.write_catalogue(os.path.join(out, "catalogue.tsv"), rows)
         listed = sources.catalogued_sources(out)
         check(listed == {"one", "two"}, "catalogue lists %s" % sorted(listed))
+
+
+def check_asterisk_files():
+    """An Asterisk source keeps its prompts and leaves out the rest."""
+    src = sources.SOURCES["asterisk-it"]
+    check(src["lang"]("x.wav") == "it" and
+          sources.SOURCES["asterisk-en"]["lang"]("x.wav") == "en",
+          "each Asterisk source names its language")
+    with tempfile.TemporaryDirectory() as out:
+        voice = os.path.join(out, "pkgs", src["package"], "usr", "share",
+                             "asterisk", "sounds", "it_IT_m_Carlo")
+        names = ("agent-pass.wav", "digits/1.wav", "beep.wav",
+                 "ascending-2tone.wav", "tt-monkeys.wav", "silence/1.wav")
+        for name in names:
+            os.makedirs(os.path.dirname(os.path.join(voice, name)),
+                        exist_ok=True)
+            open(os.path.join(voice, name), "w").close()
+        kept = [os.path.basename(f)
+                for f in sources.source_files(out, "asterisk-it")]
+        check(kept == ["agent-pass.wav", "1.wav"],
+              "prompts kept, beeps, tones, monkeys and silences left out "
+              "(%s)" % kept)
 
 
 def main():
