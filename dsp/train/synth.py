@@ -460,18 +460,26 @@ def write_test_set(seed, outdir, split, seconds, jobs, pool="test",
         flush=True)
 
 
+def fill_real_pool(args, groups, split, subset, pool, split_key):
+    """POOLS[pool]: every kept recording of `subset` (see real_subset());
+    False, after saying so, if split.txt's `split_key` leaves it empty."""
+    POOLS[pool] = build_real_pool(groups, split, subset, args.seed,
+                                  SETS[pool], 1e9)
+    if not POOLS[pool]:
+        names = parse_split().get(split_key, [])
+        print("synth: no recorded voices for %s (split.txt's %s: %s)"
+              % (pool, split_key, " ".join(names) or "none"),
+              file=sys.stderr)
+    return bool(POOLS[pool])
+
+
 def write_selection_set(args, groups, split, start):
     """OUT/select-real/: split.txt's selection voices over the training
     noise kinds (the held-out kinds stay for the test); OUT/select-noise/:
     the same voices over split.txt's selection-noises, kinds no round
     trains on."""
-    POOLS["select-real"] = build_real_pool(groups, split, "select",
-                                           args.seed, SETS["select-real"],
-                                           1e9)
-    if not POOLS["select-real"]:
-        print("synth: no recorded voices kept for selection (split.txt's "
-              "selection-real-speech: %s)"
-              % (" ".join(split["real_select"]) or "none"), file=sys.stderr)
+    if not fill_real_pool(args, groups, split, "select", "select-real",
+                          "selection-real-speech"):
         return 1
     write_test_set(args.seed, os.path.join(args.out, "select-real"), split,
                    args.test_seconds, args.jobs, pool="select-real",
@@ -491,12 +499,8 @@ def write_selection_set(args, groups, split, start):
 def write_phone_set(args, groups, split, start):
     """OUT/test-phone/: split.txt's telephone voices over every noise kind,
     as the test mixtures are made."""
-    POOLS["test-phone"] = build_real_pool(groups, split, "phone", args.seed,
-                                          SETS["test-phone"], 1e9)
-    if not POOLS["test-phone"]:
-        print("synth: no recorded telephone voices (split.txt's "
-              "phone-real-speech: %s)"
-              % (" ".join(split["real_phone"]) or "none"), file=sys.stderr)
+    if not fill_real_pool(args, groups, split, "phone", "test-phone",
+                          "phone-real-speech"):
         return 1
     write_test_set(args.seed, os.path.join(args.out, "test-phone"), split,
                    args.test_seconds, args.jobs, pool="test-phone")
