@@ -154,8 +154,11 @@
 # each rate: 2, 2), HEAD_JOINT_LR (the network's learning rate then:
 # 0.00003), HEAD_BAND_WEIGHT (the band loss's weight then: 4),
 # BAND_JOINT_LRS48, BAND_JOINT_LRS16 (the band steps below: the network's
-# learning rate in each, one step per value; empty: none. Both:
-# "0.00003 0.0001"), BAND_LATER_HEAD_EPOCHS (the frozen head
+# learning rate in each, one step per value; empty: none. 48 kHz:
+# "0.00003 0.0001 0.0001", 16 kHz: "0.00003 0.0001"), BAND_LAST_SHARE48,
+# BAND_LAST_SHARE16 (the last band step's share when its network is
+# averaged with the one it started from: 0.5 at 48 kHz, 1 at 16 kHz, where
+# 1 keeps the last step as it is), BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
 # SELECTION (yes: score every round on
@@ -231,8 +234,10 @@ HEAD_JOINT_EPOCHS48=${HEAD_JOINT_EPOCHS48:-2}
 HEAD_JOINT_EPOCHS16=${HEAD_JOINT_EPOCHS16:-2}
 HEAD_JOINT_LR=${HEAD_JOINT_LR:-0.00003}
 HEAD_BAND_WEIGHT=${HEAD_BAND_WEIGHT:-4}
-BAND_JOINT_LRS48=${BAND_JOINT_LRS48-0.00003 0.0001}
+BAND_JOINT_LRS48=${BAND_JOINT_LRS48-0.00003 0.0001 0.0001}
 BAND_JOINT_LRS16=${BAND_JOINT_LRS16-0.00003 0.0001}
+BAND_LAST_SHARE48=${BAND_LAST_SHARE48:-0.5}
+BAND_LAST_SHARE16=${BAND_LAST_SHARE16:-1}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
 if [ "$SMOKE" = yes ]; then
@@ -759,12 +764,17 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # features computed as the processor computes them with level
 # normalisation (--level-normalization): one step per learning rate of
 # the network in BAND_JOINT_LRS48 or BAND_JOINT_LRS16, each from the step
-# before. The files before the first stay beside them as NAME-noband, and
+# before; the last step's network is then averaged weight for weight with
+# the one it started from, at its share BAND_LAST_SHARE48 or
+# BAND_LAST_SHARE16 (average.py; 1: kept as it is; a half-way network kept
+# most of a last step's gains on band-limited input and gave back its loss
+# of STOI at full band; docs/model.md, "Band-limited input"). The files
+# before the first stay beside them as NAME-noband, and
 # both are scored on the selection mixtures, full-band and band-limited
 # (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz at 16 kHz).
 BAND_SEED=$((SEED + 16))
 band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
-  # ENERGY_WEIGHT LIMITS
+  # ENERGY_WEIGHT LIMITS LAST_SHARE
   extra_set "$BAND_SEED" "$DATA/audio-seed$BAND_SEED" "$FINETUNE_SPEED" \
       yes yes "$HEAD_MINUTES"
   list="$DATA/audio-seed$BAND_SEED/train/list.txt"
@@ -796,6 +806,12 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
     index=$((index + 1))
     head_epochs=$BAND_LATER_HEAD_EPOCHS
   done
+  if [ "$9" != 1 ]; then
+    step "average the last band step of $1 with its start (its share $9)"
+    cp "$DATA/$1-f32.rnnm" "$DATA/$1-band-last-f32.rnnm"
+    $PY "$HERE/average.py" "$DATA/$1-band-start-f32.rnnm" \
+        "$DATA/$1-band-last-f32.rnnm" "$DATA/$1-f32.rnnm" --weight "$9"
+  fi
   $PY "$HERE/quantise.py" "$DATA/$1-f32.rnnm" "$DATA/$1.rnnm"
   "$MODEL_TOOL" info "$DATA/$1.rnnm"
   if [ "$SELECTION" = yes ] && [ -d "$SELECT/select-real" ]; then
@@ -819,7 +835,7 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
   if [ -n "$BAND_JOINT_LRS48" ]; then
     band_steps rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
         "$BAND_JOINT_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
-        "4000 8000"
+        "4000 8000" "$BAND_LAST_SHARE48"
   fi
 fi
 
@@ -958,7 +974,8 @@ if [ "$EPOCHS16" -gt 0 ]; then
     if [ -n "$BAND_JOINT_LRS16" ]; then
       band_steps rnndenoise-16k "$D16" 16000 \
           "--layout $LAYOUT --rate 16000" "$BAND_JOINT_LRS16" \
-          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512"
+          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
+          "$BAND_LAST_SHARE16"
     fi
   fi
 fi
