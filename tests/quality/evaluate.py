@@ -1232,9 +1232,11 @@ def score_all(args, mixtures, noise_free, sweep_mixtures, runs, band=()):
 
 
 def write_scores(path, rows, sweep_rows):
-    """Every per-file figure, one row per mixture and method."""
+    """Every per-file figure, one row per mixture and method (a
+    band-limited mixture's band limit in Hz or "phone"; empty for the
+    others)."""
     keys = ["id", "set", "snr", "kind", "group", "heldout", "voice",
-            "method", "si_sdr", "d_si_sdr", "stoi", "nr", "lost",
+            "method", "limit", "si_sdr", "d_si_sdr", "stoi", "nr", "lost",
             "sp_si_sdr", "lsd"]
     with open(path, "w") as f:
         f.write("\t".join(keys) + "\n")
