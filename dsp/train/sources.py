@@ -59,7 +59,8 @@ MIN_SECONDS = 0.4
 TRIM_DB = -50.0
 BANDWIDTH_ABOVE_MIN_DB = 12.0
 
-# A source: the Debian package, the files (globs under the unpacked tree),
+# A source: the Debian package, the files (globs under the unpacked tree,
+# less those whose path holds one of the strings of "exclude"),
 # kind (speech or noise), how to read the language from a path, licence.
 # clang-format does not apply; kept as a table.
 SOURCES = {
@@ -109,7 +110,7 @@ SOURCES = {
     "tuxpaint-effects": {
         "package": "tuxpaint-stamps-default", "kind": "noise",
         "globs": ["usr/share/tuxpaint/stamps/**/*.ogg"],
-        "exclude": "_desc", "lang": None, "licence": "GPL-2"},
+        "exclude": ("_desc",), "lang": None, "licence": "GPL-2"},
     # Ambiences, vinyl hiss and loops of a live-coding synth (the CC0 ones;
     # ambi_choir is CC-BY-SA-4.0 and a choir besides).
     "sonicpi": {
@@ -118,7 +119,7 @@ SOURCES = {
                   "usr/share/sonic-pi/samples/vinyl_*.flac",
                   "usr/share/sonic-pi/samples/misc_*.flac",
                   "usr/share/sonic-pi/samples/loop_*.flac"],
-        "exclude": "ambi_choir", "lang": None, "licence": "CC0-1.0"},
+        "exclude": ("ambi_choir",), "lang": None, "licence": "CC0-1.0"},
     # Engines (piston, turbine, propeller), rain, wind, thunder, tyres,
     # water and cockpit mechanics of a flight simulator (not its spoken
     # callouts, which live in folders of their own, nor the checklist
@@ -127,7 +128,7 @@ SOURCES = {
         "package": "flightgear-data-base", "kind": "noise",
         "globs": ["usr/share/games/flightgear/Sounds/*.wav",
                   "usr/share/games/flightgear/Aircraft/c172p/Sounds/*.wav"],
-        "exclude": "checklist", "lang": None, "licence": "GPL-2+"},
+        "exclude": ("checklist",), "lang": None, "licence": "GPL-2+"},
     # A city's sounds: traffic, trains, industry, markets, a sports crowd,
     # a school yard, water, wind mills, substations.
     "lincity": {
@@ -200,10 +201,8 @@ def source_files(outdir, name):
     files = set()
     for pattern in src["globs"]:
         files.update(glob.glob(os.path.join(tree, pattern), recursive=True))
-    excluded = src.get("exclude", ())
-    if isinstance(excluded, str):
-        excluded = (excluded,)
-    files = {f for f in files if not any(e in f for e in excluded)}
+    files = {f for f in files
+             if not any(e in f for e in src.get("exclude", ()))}
     return sorted(os.path.relpath(f, tree) for f in files)
 
 

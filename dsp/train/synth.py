@@ -461,14 +461,15 @@ def write_test_set(seed, outdir, split, seconds, jobs, pool="test",
 
 
 def fill_real_pool(args, groups, split, subset, pool, split_key):
-    """POOLS[pool]: every kept recording of `subset` (see real_subset());
-    False, after saying so, if split.txt's `split_key` leaves it empty."""
+    """POOLS[pool]: every kept recording of `subset` ("select" or "phone",
+    see real_subset()); False, after saying so, if split.txt's `split_key`
+    (read into split["real_" + subset]) leaves it empty."""
     POOLS[pool] = build_real_pool(groups, split, subset, args.seed,
                                   SETS[pool], 1e9)
     if not POOLS[pool]:
-        names = parse_split().get(split_key, [])
         print("synth: no recorded voices for %s (split.txt's %s: %s)"
-              % (pool, split_key, " ".join(names) or "none"),
+              % (pool, split_key,
+                 " ".join(split["real_" + subset]) or "none"),
               file=sys.stderr)
     return bool(POOLS[pool])
 
