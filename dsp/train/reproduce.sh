@@ -158,7 +158,10 @@
 # "0.00003 0.0001 0.0001", 16 kHz: "0.00003 0.0001"), BAND_LAST_SHARE48,
 # BAND_LAST_SHARE16 (the last band step's share when its network is
 # averaged with the one it started from: 0.5 at 48 kHz, 1 at 16 kHz, where
-# 1 keeps the last step as it is), BAND_LATER_HEAD_EPOCHS (the frozen head
+# 1 keeps the last step as it is), BAND_FRESH_LRS48, BAND_FRESH_LRS16 (band
+# steps after those, on a fresh set with the added recorded speech; empty:
+# none, as now at both rates), BAND_FRESH_SHARE48, BAND_FRESH_SHARE16 (their
+# last step's share: 0.5), BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
 # SELECTION (yes: score every round on
@@ -238,6 +241,10 @@ BAND_JOINT_LRS48=${BAND_JOINT_LRS48-0.00003 0.0001 0.0001}
 BAND_JOINT_LRS16=${BAND_JOINT_LRS16-0.00003 0.0001}
 BAND_LAST_SHARE48=${BAND_LAST_SHARE48:-0.5}
 BAND_LAST_SHARE16=${BAND_LAST_SHARE16:-1}
+BAND_FRESH_LRS48=${BAND_FRESH_LRS48-}
+BAND_FRESH_LRS16=${BAND_FRESH_LRS16-}
+BAND_FRESH_SHARE48=${BAND_FRESH_SHARE48:-0.5}
+BAND_FRESH_SHARE16=${BAND_FRESH_SHARE16:-0.5}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
 if [ "$SMOKE" = yes ]; then
@@ -344,10 +351,11 @@ for k in 2 3 4; do
   LAST_STAGE=$k
 done
 
-extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT [MINUTES]]]]: recorded
-  # voices at speeds in SPEED; ADDED=yes: split.txt's added noise kinds
-  # too; AUGMENT=yes: recorded noise augmented; MINUTES of mixtures
-  # (TRAIN_MINUTES if not given)
+extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT [MINUTES [SPEECH]]]]]:
+  # recorded voices at speeds in SPEED; ADDED=yes: split.txt's added noise
+  # kinds too; AUGMENT=yes: recorded noise augmented; MINUTES of mixtures
+  # (TRAIN_MINUTES if not given); SPEECH=yes: split.txt's added recorded
+  # speech too
   minutes=${6:-$TRAIN_MINUTES}
   stamp="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$1 /")"
   stamp="$(echo "$stamp" | sed "s/ train=$TRAIN_MINUTES / train=$minutes /")"
@@ -363,6 +371,10 @@ extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT [MINUTES]]]]: recorded
   if [ "${5:-no}" = yes ]; then
     stamp="$stamp noise-augment"
     options="$options --noise-augment"
+  fi
+  if [ "${7:-no}" = yes ]; then
+    stamp="$stamp added-speech"
+    options="$options --added-speech"
   fi
   step "synthesise the training set of seed $1 into $2"
   if [ -f "$2/stamp" ] && [ "$(cat "$2/stamp")" = "$stamp" ]; then
@@ -757,8 +769,12 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # input"). Each model with its head takes more joint head steps as
 # with_head's (bin_head.py, the same options; a new head first, HEAD_EPOCHS
 # epochs on the frozen network in the first step, BAND_LATER_HEAD_EPOCHS
-# in the later ones, seed SEED + the step's index) on one more fresh set
-# (seed SEED + 16, made as the head's) and half of its pairs again
+# in the later ones, seed SEED + the step's index, counted on over the
+# calls for one model) on one more fresh set (seed SEED + 16, made as the
+# head's; then, for the steps of BAND_FRESH_LRS48 or BAND_FRESH_LRS16, on
+# another, seed SEED + 17, which also hears split.txt's added recorded
+# speech: a telephone voice, as a call carries it) and half of its pairs
+# again
 # band-limited (band_variants.py: limits below the rate's Nyquist
 # frequency; rnndenoise-features low-passes speech and noise there), its
 # features computed as the processor computes them with level
@@ -769,18 +785,21 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # BAND_LAST_SHARE16 (average.py; 1: kept as it is; a half-way network kept
 # most of a last step's gains on band-limited input and gave back its loss
 # of STOI at full band; docs/model.md, "Band-limited input"). The files
-# before the first stay beside them as NAME-noband, and
-# both are scored on the selection mixtures, full-band and band-limited
-# (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz at 16 kHz).
+# before each call's first step stay beside them as NAME-before-seedS (S
+# the call's set), and both are scored on the selection mixtures,
+# full-band and band-limited (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz
+# at 16 kHz).
 BAND_SEED=$((SEED + 16))
+BAND_FRESH_SEED=$((SEED + 17))
 band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
-  # ENERGY_WEIGHT LIMITS LAST_SHARE
-  extra_set "$BAND_SEED" "$DATA/audio-seed$BAND_SEED" "$FINETUNE_SPEED" \
-      yes yes "$HEAD_MINUTES"
-  list="$DATA/audio-seed$BAND_SEED/train/list.txt"
-  step "band-limited variants and features of the band steps' set ($4)"
+  # ENERGY_WEIGHT LIMITS LAST_SHARE SET_SEED ADDED_SPEECH; the steps are
+  # counted on in band_index (1 before a model's first call)
+  extra_set "${10}" "$DATA/audio-seed${10}" "$FINETUNE_SPEED" \
+      yes yes "$HEAD_MINUTES" "${11}"
+  list="$DATA/audio-seed${10}/train/list.txt"
+  step "band-limited variants and features of seed ${10}'s set ($4)"
   $PY "$HERE/band_variants.py" "$list" "${list%.txt}-band$3.txt" \
-      --seed "$BAND_SEED" --rate "$3"
+      --seed "${10}" --rate "$3"
   cat "$list" "${list%.txt}-band$3.txt" > "${list%.txt}-mixband$3.txt"
   # shellcheck disable=SC2086 # $4 is a list of options
   "$FEATURES" $4 --level-normalization --bins "$HEAD_BINS" \
@@ -789,22 +808,23 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   # shellcheck disable=SC2086 # $4 is a list of options
   "$FEATURES" $4 --level-normalization --bins "$HEAD_BINS" \
       "$2/val-band.bins" --list "$AUDIO/val/list.txt" "$2/val-band.rndf"
-  cp "$DATA/$1.rnnm" "$DATA/$1-noband.rnnm"
-  cp "$DATA/$1-f32.rnnm" "$DATA/$1-noband-f32.rnnm"
-  index=1
-  head_epochs=$HEAD_EPOCHS
+  before="$DATA/$1-before-seed${10}"
+  cp "$DATA/$1.rnnm" "$before.rnnm"
+  cp "$DATA/$1-f32.rnnm" "$before-f32.rnnm"
   for lr in $5; do
-    step "band step $index of $1 (the network at LR $lr)"
+    # A new head each step: HEAD_EPOCHS frozen epochs in the first.
+    head_epochs=$BAND_LATER_HEAD_EPOCHS
+    [ "$band_index" -gt 1 ] || head_epochs=$HEAD_EPOCHS
+    step "band step $band_index of $1 (the network at LR $lr)"
     cp "$DATA/$1-f32.rnnm" "$DATA/$1-band-start-f32.rnnm"
     # shellcheck disable=SC2046 # head_joint_options gives a list of options
     $PY "$HERE/bin_head.py" "$DATA/$1-band-start-f32.rnnm" \
         "$2/train-band.rndf" "$2/val-band.rndf" --heads hidden \
         --loss chunks --speech-weight "$HEAD_SPEECH_WEIGHT" \
-        --epochs "$head_epochs" --seed "$((SEED + index - 1))" \
+        --epochs "$head_epochs" --seed "$((SEED + band_index - 1))" \
         --save "$DATA/$1-f32.rnnm" \
         $(head_joint_options "$BAND_JOINT_EPOCHS" "$6" "$7" "$lr")
-    index=$((index + 1))
-    head_epochs=$BAND_LATER_HEAD_EPOCHS
+    band_index=$((band_index + 1))
   done
   if [ "$9" != 1 ]; then
     step "average the last band step of $1 with its start (its share $9)"
@@ -815,16 +835,16 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   $PY "$HERE/quantise.py" "$DATA/$1-f32.rnnm" "$DATA/$1.rnnm"
   "$MODEL_TOOL" info "$DATA/$1.rnnm"
   if [ "$SELECTION" = yes ] && [ -d "$SELECT/select-real" ]; then
-    step "score $1 before and after the band steps on the selection mixtures"
+    step "score $1 before and after seed ${10}'s band steps on the selection mixtures"
     for limit in 0 $8; do
       options=
       [ "$limit" -eq 0 ] || options="--band-limit $limit"
       echo "select-real, band limit ${limit} Hz (0: none):"
       # shellcheck disable=SC2086 # options: empty, or an option and value
       $PY "$HERE/ablation.py" "$FORWARD" "$SELECT/select-real" \
-          "before=$DATA/$1-noband.rnnm" "after=$DATA/$1.rnnm" \
+          "before=$before.rnnm" "after=$DATA/$1.rnnm" \
           --rate "$3" --jobs "$JOBS" $options
-    done | tee "$DATA/selection-$1-band.md"
+    done | tee "$DATA/selection-$1-band-seed${10}.md"
   fi
 }
 if [ "$HEAD_EPOCHS" -gt 0 ]; then
@@ -832,10 +852,16 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
       "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $FINAL_LAYOUT" \
       "$(head_joint_options "$HEAD_JOINT_EPOCHS48" \
           "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48")"
+  band_index=1
   if [ -n "$BAND_JOINT_LRS48" ]; then
     band_steps rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
         "$BAND_JOINT_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
-        "4000 8000" "$BAND_LAST_SHARE48"
+        "4000 8000" "$BAND_LAST_SHARE48" "$BAND_SEED" no
+  fi
+  if [ -n "$BAND_FRESH_LRS48" ]; then
+    band_steps rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+        "$BAND_FRESH_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
+        "4000 8000" "$BAND_FRESH_SHARE48" "$BAND_FRESH_SEED" yes
   fi
 fi
 
@@ -971,11 +997,18 @@ if [ "$EPOCHS16" -gt 0 ]; then
         "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $LAYOUT --rate 16000" \
         "$(head_joint_options "$HEAD_JOINT_EPOCHS16" "$SPEECH_WEIGHT16" \
             "$ENERGY_WEIGHT16")"
+    band_index=1
     if [ -n "$BAND_JOINT_LRS16" ]; then
       band_steps rnndenoise-16k "$D16" 16000 \
           "--layout $LAYOUT --rate 16000" "$BAND_JOINT_LRS16" \
           "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
-          "$BAND_LAST_SHARE16"
+          "$BAND_LAST_SHARE16" "$BAND_SEED" no
+    fi
+    if [ -n "$BAND_FRESH_LRS16" ]; then
+      band_steps rnndenoise-16k "$D16" 16000 \
+          "--layout $LAYOUT --rate 16000" "$BAND_FRESH_LRS16" \
+          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
+          "$BAND_FRESH_SHARE16" "$BAND_FRESH_SEED" yes
     fi
   fi
 fi

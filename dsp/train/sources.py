@@ -19,15 +19,15 @@ and why not:
 Speech gates (each file on its own), then a downward expander that pushes
 what is left of its floor further down where nobody speaks:
   - its noise floor (the energy of its quietest 30 ms, relative to its
-    active speech level) at most FLOOR_MAX_DB: a target with a -35 dB
-    floor teaches the network to keep that noise (what is left is expanded
-    down, below);
+    active speech level) at most FLOOR_MAX_DB (a source may name its own
+    floor_max_db): a target with a -35 dB floor teaches the network to
+    keep that noise (what is left is expanded down, below);
   - no more than CLIP_MAX of its samples at or above CLIP_LEVEL;
   - at least MIN_SECONDS long after trimming leading and trailing frames
     more than TRIM_DB below its active level.
 Its bandwidth (at its own rate, before resampling: the highest 250 Hz band
 whose long-term level is more than BANDWIDTH_ABOVE_MIN_DB above the
-quietest band) is kept: the feature tool masks the band targets above it,
+quietest band, unless the source gives its own bandwidth_hz) is kept: the feature tool masks the band targets above it,
 so band-limited recordings teach only the bands they cover.
 
 Noise files are kept whole (no gate), only resampled and normalised.
@@ -38,6 +38,7 @@ split.txt.
 
 import argparse
 import glob
+import io
 import os
 import subprocess
 import sys
@@ -174,6 +175,24 @@ for _lang, _voice in (("en", "en_US_f_Allison"), ("es", "es_MX_f_Allison"),
         "exclude": ("/silence/", "beep", "2tone", "tt-monkeys"),
         "lang": lambda p, lang=_lang: lang, "licence": "CC-BY-SA-3.0"}
 
+# Telephone prompts read by one French voice (Armelle Desjardins), as a
+# call carries them: 8 kHz, coded with GSM 06.10 (raw .gsm files, decoded
+# by sox). A BSD-style licence (its notice kept: docs/model-data.md), so
+# unlike the prompts above they may teach the model; split.txt adds them
+# late (added-real-speech), so only the sets made with synth.py
+# --added-speech hear them. A call's recordings come with a call's floor
+# (the quietest 30 ms of most of them lie 21-29 dB under the speech, where
+# FLOOR_MAX_DB would keep 3 of 327): the floor gate is -24 dB here, and the
+# expander still pushes the pauses down. Their bandwidth is given, not
+# measured: their spectrum stays within 10-20 dB of its peak up to 3.75 kHz,
+# so no band of it is quiet enough for bandwidth_hz() to find the edge
+# (it finds 1-2 kHz, which would mask the targets of most of the voice).
+SOURCES["armelle"] = {
+    "package": "asterisk-prompt-fr-armelle", "kind": "speech",
+    "globs": ["usr/share/asterisk/sounds/fr/**/*.gsm"],
+    "lang": lambda p: "fr", "licence": "BSD-style", "floor_max_db": -24.0,
+    "bandwidth_hz": 3750.0}
+
 
 def fetch(outdir, packages):
     """apt-get download + dpkg -x each package not yet unpacked."""
@@ -206,13 +225,32 @@ def source_files(outdir, name):
     return sorted(os.path.relpath(f, tree) for f in files)
 
 
+def read_audio(path):
+    """(samples as float64 with a channel axis, rate) of a file libsndfile
+    reads, or of a raw GSM 06.10 file (8 kHz mono, no header: libsndfile
+    reads GSM only inside a WAV file), which sox decodes; None if it
+    cannot be read."""
+    try:
+        if path.endswith(".gsm"):
+            wav = subprocess.run(
+                ["sox", "-t", "gsm", "-r", "8000", "-c", "1", path,
+                 "-t", "wav", "-e", "signed-integer", "-b", "16", "-"],
+                check=True, capture_output=True).stdout
+            return soundfile.read(io.BytesIO(wav), dtype="float64",
+                                  always_2d=True)
+        return soundfile.read(path, dtype="float64", always_2d=True)
+    except (RuntimeError, soundfile.LibsndfileError,
+            subprocess.CalledProcessError):
+        return None
+
+
 def decode(path):
     """The file as 48 kHz mono float64 and its bandwidth in Hz measured at
     its own rate ((None, 0) if it cannot be read)."""
-    try:
-        x, rate = soundfile.read(path, dtype="float64", always_2d=True)
-    except (RuntimeError, soundfile.LibsndfileError):
+    audio = read_audio(path)
+    if audio is None:
         return None, 0.0
+    x, rate = audio
     x = x.mean(axis=1)
     band = bandwidth_hz(x, rate)
     if rate != RATE:
@@ -245,7 +283,7 @@ def bandwidth_hz(x, rate):
     return float(min((above[-1] + 1) * 250, rate / 2))
 
 
-def measure_speech(x):
+def measure_speech(x, floor_max_db=FLOOR_MAX_DB):
     """Trim, measure and gate one speech file: (trimmed, stats, reason)."""
     db = frame_energies_db(x)
     if db.size == 0 or db.max() < -100:
@@ -260,7 +298,7 @@ def measure_speech(x):
         if smooth.size else 0.0
     stats = {"level_db": level, "floor_db": floor,
              "clipped": float(np.mean(np.abs(x) >= CLIP_LEVEL))}
-    if floor > FLOOR_MAX_DB:
+    if floor > floor_max_db:
         return None, stats, "floor"
     if stats["clipped"] > CLIP_MAX:
         return None, stats, "clipped"
@@ -297,8 +335,9 @@ def _measure_job(job):
     if x is None or x.size < FRAME:
         return rel, None, {}, "unreadable"
     if src["kind"] == "speech":
-        y, stats, reason = measure_speech(x)
-        stats["bandwidth_hz"] = band
+        y, stats, reason = measure_speech(
+            x, src.get("floor_max_db", FLOOR_MAX_DB))
+        stats["bandwidth_hz"] = src.get("bandwidth_hz", band)
     else:
         db = frame_energies_db(x)
         y, reason = (x, "") if db.max() > -100 else (None, "silent")

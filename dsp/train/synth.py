@@ -4,7 +4,8 @@
 
     synth.py OUT [--seed N] [--train-minutes M] [--val-minutes M]
                  [--test-seconds S] [--jobs J] [--real DIR]
-                 [--real-speed LOW,HIGH] [--added-noises] [--noise-augment]
+                 [--real-speed LOW,HIGH] [--added-noises] [--added-speech]
+                 [--noise-augment]
     synth.py OUT --selection --real DIR [--seed N] [--repeats R] [--jobs J]
     synth.py OUT --phone --real DIR [--seed N] [--test-seconds S] [--jobs J]
 
@@ -30,11 +31,12 @@ Train and validation use the voices and noise kinds that split.txt does not
 hold out (from separate utterance pools); the test mixtures use only the
 held-out voices and every noise kind. The selection mixtures judge
 training rounds against each other on voices that neither training nor the
-test hears, so that the test stays unseen by every choice. Each training mixture is a speech
-track (utterances with gaps, so some stretches hold noise only) over one or
-two noise kinds (with --added-noises, split.txt's late kinds among them;
-with --noise-augment, the recorded ones varied in speed and colour, and
-sometimes cut into sudden events),
+test hears, so that the test stays unseen by every choice. Each training
+mixture is a speech track (utterances with gaps, so some stretches hold
+noise only; with --added-speech, split.txt's late recorded speech among
+its voices) over one or two noise kinds (with --added-noises, split.txt's
+late kinds among them; with --noise-augment, the recorded ones varied in
+speed and colour, and sometimes cut into sudden events),
 sometimes with the noise faded out for a few seconds
 (speech only), at an SNR of -5..20 dB, a random level, a random microphone
 colouring and sometimes reverberation.
@@ -100,11 +102,12 @@ def parse_split(path=SPLIT_FILE):
     return split
 
 
-def read_split(path=SPLIT_FILE, added_noises=False):
+def read_split(path=SPLIT_FILE, added_noises=False, added_speech=False):
     """The held-out voices, noise kinds and test SNRs of split.txt. The
     kinds split.txt adds late (added-noises) take part only if
-    `added_noises`: the sets made before them, the test and the selection
-    mixtures stay as they were."""
+    `added_noises`, the recorded speech it adds late (added-real-speech)
+    only if `added_speech`: the sets made before them, the test and the
+    selection mixtures stay as they were."""
     split = parse_split(path)
     voices, kinds = tts.all_voices(), noises.all_kinds()
     for v in split["heldout-voices"]:
@@ -131,6 +134,8 @@ def read_split(path=SPLIT_FILE, added_noises=False):
             "real_test": split.get("heldout-real-speech", []),
             "real_select": split.get("selection-real-speech", []),
             "real_phone": split.get("phone-real-speech", []),
+            "real_added": [] if added_speech
+            else split.get("added-real-speech", []),
             "select_noises": select,
             "real_share": float(split.get("real-speech-share", ["0"])[0])}
 
@@ -157,7 +162,8 @@ def _synth_one(job):
 def real_subset(row, split):
     """Which set a recorded speech file belongs to: "select" if split.txt
     keeps its source or language for selection, "phone" if for the phone
-    test, "test" if it holds it out, else "val" for one file in 20 (by a
+    test, "test" if it holds it out, "added" (no set) if it adds it late
+    and this run does not take it, else "val" for one file in 20 (by a
     checksum of its path, so the choice never changes) and "train"."""
     if is_heldout_real(row["source"], row["lang"], split["real_select"]):
         return "select"
@@ -165,6 +171,8 @@ def real_subset(row, split):
         return "phone"
     if is_heldout_real(row["source"], row["lang"], split["real_test"]):
         return "test"
+    if is_heldout_real(row["source"], row["lang"], split["real_added"]):
+        return "added"
     return "val" if zlib.crc32(row["file"].encode()) % 20 == 0 else "train"
 
 
@@ -547,6 +555,9 @@ def main():
     ap.add_argument("--added-noises", action="store_true",
                     help="train and validate on split.txt's added-noises "
                     "kinds too (the later fine-tune rounds' sets)")
+    ap.add_argument("--added-speech", action="store_true",
+                    help="train and validate on split.txt's "
+                    "added-real-speech recordings too")
     ap.add_argument("--noise-augment", action="store_true",
                     help="vary the recorded noise of the training mixtures: "
                     "each piece at a speed of 0.7..1.4 through a random "
@@ -564,6 +575,9 @@ def main():
     if args.selection and args.added_noises:
         ap.error("--added-noises: the selection mixtures keep the noise "
                  "kinds every round was trained on")
+    if (args.selection or args.phone) and args.added_speech:
+        ap.error("--added-speech: the selection and phone mixtures are "
+                 "spoken by voices no round trains on")
     if args.selection and args.noise_augment:
         ap.error("--noise-augment: the selection mixtures keep the noise "
                  "as recorded")
@@ -572,7 +586,8 @@ def main():
 
     groups = sources.read_catalogue(args.real) if args.real else {}
     noises.set_recorded(groups)
-    split = read_split(added_noises=args.added_noises)
+    split = read_split(added_noises=args.added_noises,
+                       added_speech=args.added_speech)
     start = time.time()
     print("synth: seed %d, %d training voices, held out: %s; noises %s, "
           "held out: %s" % (args.seed, len(split["train_voices"]),

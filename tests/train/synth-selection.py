@@ -42,7 +42,7 @@ def row(source, lang, name):
 
 def fake_split():
     return {"real_select": ["chosen"], "real_test": ["tested:xx"],
-            "real_phone": ["called"],
+            "real_phone": ["called"], "real_added": [],
             "snrs": [0.0, 10.0], "all_noises": ["white", "pink", "hum"],
             "train_noises": ["white", "pink"], "test_noises": ["hum"]}
 
