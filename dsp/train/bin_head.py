@@ -304,8 +304,12 @@ def chunk_sdr_loss(g, t, unit, speech_weight=0.0):
     err = torch.zeros(n).index_add_(0, unit, err)
     clean = torch.zeros(n).index_add_(0, unit, t["clean"].sum(dim=1))
     keep = clean > 0
-    sdr = 10 * torch.log10(err[keep].clamp(min=SDR_FLOOR)
-                           / clean[keep]).mean()
+    # A difference of logs, not the log of a quotient: a chunk with next
+    # to no speech below the head's edge (a gap, a voice low-passed above
+    # it) can have a clean energy near 1e-41, a float32 denormal, and its
+    # error over it overflows to inf, whose gradient ruins the step.
+    sdr = 10 * (torch.log10(err[keep].clamp(min=SDR_FLOOR))
+                - torch.log10(clean[keep])).mean()
     if speech_weight > 0:
         sdr = sdr + speech_weight * speech_lost_term(g, t)
     return sdr
@@ -576,6 +580,23 @@ def joint_check(model, features, data, tmp):
     return failures
 
 
+def check_silent_chunk():
+    """A chunk whose clean energy is a float32 denormal (no speech below
+    the head's edge) keeps the chunks loss and its gradient finite."""
+    n = 4
+    g = torch.full((2 * n, 20), 0.5, requires_grad=True)
+    t = {"noisy": torch.ones(2 * n, 20),
+         "clean": torch.cat([torch.ones(n, 20), torch.full((n, 20), 1e-43)]),
+         "cross": torch.cat([torch.ones(n, 20),
+                             torch.full((n, 20), 1e-22)])}
+    loss = chunk_sdr_loss(g, t, torch.tensor([0] * n + [1] * n), 1.0)
+    loss.backward()
+    if not (torch.isfinite(loss) and torch.isfinite(g.grad).all()):
+        return ["the chunks loss of a silent chunk is not finite (%s)"
+                % loss.item()]
+    return []
+
+
 def self_check(features_tool, model):
     """Returns a list of failures (empty when all checks pass)."""
     failures = []
@@ -622,6 +643,7 @@ def self_check(features_tool, model):
             if not losses[-1] < losses[0]:
                 failures.append("training on the %s loss did not lower it: "
                                 "%s" % (loss, losses))
+        failures += check_silent_chunk()
         n_bins, val, rows, trained, _ = measure(model, paths[0], paths[1],
                                                 2, 0, 16, 1)
         # The hidden head as a model file's bin-gain head, read back.
