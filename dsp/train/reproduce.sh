@@ -160,8 +160,10 @@
 # averaged with the one it started from: 0.5 at 48 kHz, 1 at 16 kHz, where
 # 1 keeps the last step as it is), BAND_FRESH_LRS48, BAND_FRESH_LRS16 (band
 # steps after those, on a fresh set with the added recorded speech; empty:
-# none, as now at both rates), BAND_FRESH_SHARE48, BAND_FRESH_SHARE16 (their
-# last step's share: 0.5), BAND_LATER_HEAD_EPOCHS (the frozen head
+# none. 48 kHz: "0.0001", 16 kHz: none), BAND_FRESH_SHARE48,
+# BAND_FRESH_SHARE16 (their last step's share: 0.5), BAND_FRESH_PROTECTION48,
+# BAND_FRESH_PROTECTION16 (the speech protection their file then names:
+# 1 at 48 kHz; empty: the one it named), BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
 # SELECTION (yes: score every round on
@@ -241,10 +243,12 @@ BAND_JOINT_LRS48=${BAND_JOINT_LRS48-0.00003 0.0001 0.0001}
 BAND_JOINT_LRS16=${BAND_JOINT_LRS16-0.00003 0.0001}
 BAND_LAST_SHARE48=${BAND_LAST_SHARE48:-0.5}
 BAND_LAST_SHARE16=${BAND_LAST_SHARE16:-1}
-BAND_FRESH_LRS48=${BAND_FRESH_LRS48-}
+BAND_FRESH_LRS48=${BAND_FRESH_LRS48-0.0001}
 BAND_FRESH_LRS16=${BAND_FRESH_LRS16-}
 BAND_FRESH_SHARE48=${BAND_FRESH_SHARE48:-0.5}
 BAND_FRESH_SHARE16=${BAND_FRESH_SHARE16:-0.5}
+BAND_FRESH_PROTECTION48=${BAND_FRESH_PROTECTION48-1}
+BAND_FRESH_PROTECTION16=${BAND_FRESH_PROTECTION16-}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
 if [ "$SMOKE" = yes ]; then
@@ -771,20 +775,25 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # epochs on the frozen network in the first step, BAND_LATER_HEAD_EPOCHS
 # in the later ones, seed SEED + the step's index, counted on over the
 # calls for one model) on one more fresh set (seed SEED + 16, made as the
-# head's; then, for the steps of BAND_FRESH_LRS48 or BAND_FRESH_LRS16, on
-# another, seed SEED + 17, which also hears split.txt's added recorded
-# speech: a telephone voice, as a call carries it) and half of its pairs
-# again
-# band-limited (band_variants.py: limits below the rate's Nyquist
-# frequency; rnndenoise-features low-passes speech and noise there), its
-# features computed as the processor computes them with level
-# normalisation (--level-normalization): one step per learning rate of
-# the network in BAND_JOINT_LRS48 or BAND_JOINT_LRS16, each from the step
-# before; the last step's network is then averaged weight for weight with
-# the one it started from, at its share BAND_LAST_SHARE48 or
-# BAND_LAST_SHARE16 (average.py; 1: kept as it is; a half-way network kept
-# most of a last step's gains on band-limited input and gave back its loss
-# of STOI at full band; docs/model.md, "Band-limited input"). The files
+# head's) and half of its pairs again band-limited (band_variants.py:
+# limits below the rate's Nyquist frequency; rnndenoise-features low-passes
+# speech and noise there), its features computed as the processor
+# computes them with level normalisation (--level-normalization): one
+# step per learning rate of the network in BAND_JOINT_LRS48 or
+# BAND_JOINT_LRS16, each from the step before; the last step's network is
+# then averaged weight for weight with the one it started from, at its
+# share BAND_LAST_SHARE48 or BAND_LAST_SHARE16 (average.py; 1: kept as it
+# is; a half-way network kept most of a last step's gains on band-limited
+# input and gave back its loss of STOI at full band; docs/model.md,
+# "Band-limited input"). Then the steps of BAND_FRESH_LRS48 or
+# BAND_FRESH_LRS16 go on the same way on another fresh set (seed
+# SEED + 17), which also hears split.txt's added recorded speech (a
+# telephone voice, as a call carries it), their last averaged at
+# BAND_FRESH_SHARE48 or BAND_FRESH_SHARE16 and the file naming
+# BAND_FRESH_PROTECTION48 or BAND_FRESH_PROTECTION16 (at 48 kHz the
+# average lost less speech than the model before it at protection 1,
+# with as much ΔSI-SDR; docs/model.md, "A band step on a fresh set with a
+# telephone voice"). The files
 # before each call's first step stay beside them as NAME-before-seedS (S
 # the call's set), and both are scored on the selection mixtures,
 # full-band and band-limited (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz
@@ -792,8 +801,9 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 BAND_SEED=$((SEED + 16))
 BAND_FRESH_SEED=$((SEED + 17))
 band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
-  # ENERGY_WEIGHT LIMITS LAST_SHARE SET_SEED ADDED_SPEECH; the steps are
-  # counted on in band_index (1 before a model's first call)
+  # ENERGY_WEIGHT LIMITS LAST_SHARE SET_SEED ADDED_SPEECH [PROTECTION]; the
+  # steps are counted on in band_index (1 before a model's first call); a
+  # PROTECTION is the speech protection the last step's file then names
   extra_set "${10}" "$DATA/audio-seed${10}" "$FINETUNE_SPEED" \
       yes yes "$HEAD_MINUTES" "${11}"
   list="$DATA/audio-seed${10}/train/list.txt"
@@ -826,11 +836,14 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
         $(head_joint_options "$BAND_JOINT_EPOCHS" "$6" "$7" "$lr")
     band_index=$((band_index + 1))
   done
-  if [ "$9" != 1 ]; then
+  if [ "$9" != 1 ] || [ -n "${12:-}" ]; then
+    # (A share of 1 gives the last step's network itself.)
     step "average the last band step of $1 with its start (its share $9)"
     cp "$DATA/$1-f32.rnnm" "$DATA/$1-band-last-f32.rnnm"
+    # shellcheck disable=SC2046 # protection_options gives a list of options
     $PY "$HERE/average.py" "$DATA/$1-band-start-f32.rnnm" \
-        "$DATA/$1-band-last-f32.rnnm" "$DATA/$1-f32.rnnm" --weight "$9"
+        "$DATA/$1-band-last-f32.rnnm" "$DATA/$1-f32.rnnm" --weight "$9" \
+        $(protection_options "${12:-}")
   fi
   $PY "$HERE/quantise.py" "$DATA/$1-f32.rnnm" "$DATA/$1.rnnm"
   "$MODEL_TOOL" info "$DATA/$1.rnnm"
@@ -861,7 +874,8 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
   if [ -n "$BAND_FRESH_LRS48" ]; then
     band_steps rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
         "$BAND_FRESH_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
-        "4000 8000" "$BAND_FRESH_SHARE48" "$BAND_FRESH_SEED" yes
+        "4000 8000" "$BAND_FRESH_SHARE48" "$BAND_FRESH_SEED" yes \
+        "$BAND_FRESH_PROTECTION48"
   fi
 fi
 
@@ -1008,7 +1022,8 @@ if [ "$EPOCHS16" -gt 0 ]; then
       band_steps rnndenoise-16k "$D16" 16000 \
           "--layout $LAYOUT --rate 16000" "$BAND_FRESH_LRS16" \
           "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
-          "$BAND_FRESH_SHARE16" "$BAND_FRESH_SEED" yes
+          "$BAND_FRESH_SHARE16" "$BAND_FRESH_SEED" yes \
+          "$BAND_FRESH_PROTECTION16"
     fi
   fi
 fi
