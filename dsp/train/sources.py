@@ -27,8 +27,9 @@ what is left of its floor further down where nobody speaks:
     more than TRIM_DB below its active level.
 Its bandwidth (at its own rate, before resampling: the highest 250 Hz band
 whose long-term level is more than BANDWIDTH_ABOVE_MIN_DB above the
-quietest band, unless the source gives its own bandwidth_hz) is kept: the feature tool masks the band targets above it,
-so band-limited recordings teach only the bands they cover.
+quietest band, unless the source gives its own bandwidth_hz) is kept: the
+feature tool masks the band targets above it, so band-limited recordings
+teach only the bands they cover.
 
 Noise files are kept whole (no gate), only resampled and normalised.
 
