@@ -160,10 +160,11 @@
 # averaged with the one it started from: 0.5 at 48 kHz, 1 at 16 kHz, where
 # 1 keeps the last step as it is), BAND_FRESH_LRS48, BAND_FRESH_LRS16 (band
 # steps after those, on a fresh set with the added recorded speech; empty:
-# none. 48 kHz: "0.0001", 16 kHz: none), BAND_FRESH_SHARE48,
+# none. "0.0001" at each rate), BAND_FRESH_SHARE48,
 # BAND_FRESH_SHARE16 (their last step's share: 0.5), BAND_FRESH_PROTECTION48,
 # BAND_FRESH_PROTECTION16 (the speech protection their file then names:
-# 1 at 48 kHz; empty: the one it named), BAND_LATER_HEAD_EPOCHS (the frozen head
+# 1 at 48 kHz, 1.25 at 16 kHz; empty: the one it named),
+# BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
 # SELECTION (yes: score every round on
@@ -244,11 +245,11 @@ BAND_JOINT_LRS16=${BAND_JOINT_LRS16-0.00003 0.0001}
 BAND_LAST_SHARE48=${BAND_LAST_SHARE48:-0.5}
 BAND_LAST_SHARE16=${BAND_LAST_SHARE16:-1}
 BAND_FRESH_LRS48=${BAND_FRESH_LRS48-0.0001}
-BAND_FRESH_LRS16=${BAND_FRESH_LRS16-}
+BAND_FRESH_LRS16=${BAND_FRESH_LRS16-0.0001}
 BAND_FRESH_SHARE48=${BAND_FRESH_SHARE48:-0.5}
 BAND_FRESH_SHARE16=${BAND_FRESH_SHARE16:-0.5}
 BAND_FRESH_PROTECTION48=${BAND_FRESH_PROTECTION48-1}
-BAND_FRESH_PROTECTION16=${BAND_FRESH_PROTECTION16-}
+BAND_FRESH_PROTECTION16=${BAND_FRESH_PROTECTION16-1.25}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
 if [ "$SMOKE" = yes ]; then
@@ -790,10 +791,10 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # SEED + 17), which also hears split.txt's added recorded speech (a
 # telephone voice, as a call carries it), their last averaged at
 # BAND_FRESH_SHARE48 or BAND_FRESH_SHARE16 and the file naming
-# BAND_FRESH_PROTECTION48 or BAND_FRESH_PROTECTION16 (at 48 kHz the
-# average lost less speech than the model before it at protection 1,
-# with as much ΔSI-SDR; docs/model.md, "A band step on a fresh set with a
-# telephone voice"). The files
+# BAND_FRESH_PROTECTION48 or BAND_FRESH_PROTECTION16 (the average lost
+# less speech than the model before it at protection 1 at 48 kHz and at
+# 1.25 at 16 kHz, with as much ΔSI-SDR at full band; docs/model.md, "A
+# band step on a fresh set with a telephone voice"). The files
 # before each call's first step stay beside them as NAME-before-seedS (S
 # the call's set), and both are scored on the selection mixtures,
 # full-band and band-limited (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz
