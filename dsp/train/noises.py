@@ -133,6 +133,24 @@ def babble(rng, n, speech):
     return _unit(x)
 
 
+def crowd(rng, n, speech):
+    """Babble as crowds sound: 2-30 talkers (log-uniform), each at its own
+    level, half of them in a room of their own (farther talkers reach the
+    microphone through more reverberation than the one we keep), and the
+    crowd muffled a third of the time (heard through a wall or from afar).
+    babble() is the four to eight dry talkers of the earlier sets."""
+    x = np.zeros(n)
+    for _ in range(int(round(np.exp(rng.uniform(np.log(2), np.log(30)))))):
+        talker = 10 ** (rng.uniform(-8, 8) / 20) * _unit(speech(rng, n))
+        if rng.random() < 0.5:
+            talker = apply_reverb(reverb_plan(rng)[0], talker)
+        x += talker
+    if rng.random() < 0.3:
+        x = sosfilt(butter(2, rng.uniform(1500, 6000), "low", fs=RATE,
+                           output="sos"), x)
+    return _unit(x)
+
+
 def _bursts(rng, n, rate_hz, lo_ms, hi_ms, source):
     """Place enveloped copies of source(length) at Poisson times."""
     x = np.zeros(n)
@@ -347,11 +365,11 @@ def _recorded_events(rng, files, n):
     return _unit(_unit(x) + 10 ** (-rng.uniform(15, 40) / 20) * _unit(bed))
 
 
-def make_noise(kind, rng, n, speech=None, augment=False):
+def make_noise(kind, rng, n, speech=None, augment=False, crowds=False):
     """n samples of the given kind at unit RMS; augment: recorded kinds
-    varied (see _recorded)."""
+    varied (see _recorded); crowds: babble drawn as crowd() draws it."""
     if kind == "babble":
-        return babble(rng, n, speech)
+        return (crowd if crowds else babble)(rng, n, speech)
     if kind in RECORDED_KINDS:
         if kind not in RECORDED:
             raise ValueError("noise kind %s needs recordings (synth.py "

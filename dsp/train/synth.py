@@ -86,6 +86,12 @@ REAL_SPEED = [None]
 # True: recorded noise in training mixtures is augmented (--noise-augment;
 # set in main before the workers fork).
 NOISE_AUGMENT = [False]
+# Babble in training mixtures (--crowds, --babble-share; set in main before
+# the workers fork): drawn as noises.crowd() draws it, and the share of
+# mixtures whose main noise is babble whatever the other kinds (0: one
+# kind among the others).
+CROWDS = [False]
+BABBLE_SHARE = [0.0]
 
 
 # ---- split ----------------------------------------------------------------
@@ -318,28 +324,33 @@ def _voice_weights(voices):
 
 def make_mixture(rng, pool, n, kinds, snr, fade=True, secondary=True,
                  voice=None, babble_pool=None, speed=None,
-                 augment=False):
+                 augment=False, crowds=False, babble_share=0.0):
     """Draw one mixture; returns clean, noise (float32) and a description.
 
     The speech is one voice of the pool (70 %, or `voice` if given) or a
     random voice per utterance, at speeds drawn from `speed` if given;
     babble talkers come from `babble_pool` (or the whole pool); augment:
-    recorded noise varied (noises.make_noise).
+    recorded noise varied, crowds: babble as a crowd (noises.make_noise);
+    babble_share: the share of mixtures whose main noise is babble.
     """
     voices = sorted(pool)
     if voice is None and rng.random() < 0.7:
         voice = voices[rng.choice(len(voices), p=_voice_weights(voices))]
     speech, used, band = speech_track(rng, pool, n, voice, speed=speed)
 
-    kind = kinds[rng.integers(len(kinds))]
+    # (No draw without a babble share: the earlier sets stay as they were.)
+    if babble_share > 0 and rng.random() < babble_share:
+        kind = "babble"
+    else:
+        kind = kinds[rng.integers(len(kinds))]
     talkers = babble_pool if babble_pool is not None else pool
     talker = (lambda r, m: speech_track(r, talkers, m, gaps=False)[0])
-    noise = noises.make_noise(kind, rng, n, talker, augment)
+    noise = noises.make_noise(kind, rng, n, talker, augment, crowds)
     names = [kind]
     if secondary and rng.random() < 0.3:
         other = kinds[rng.integers(len(kinds))]
         noise += 10 ** (-rng.uniform(3, 12) / 20) * noises.make_noise(
-            other, rng, n, talker, augment)
+            other, rng, n, talker, augment, crowds)
         names.append(other)
     faded = fade and rng.random() < 0.35
     if faded:
@@ -384,7 +395,10 @@ def _train_job(job):
     clean, noise, info = make_mixture(rng, pool, int(MIXTURE_SECONDS * RATE),
                                       kinds, snr, babble_pool=talkers,
                                       speed=speed, augment=NOISE_AUGMENT[0]
-                                      and name == "train")
+                                      and name == "train",
+                                      crowds=CROWDS[0] and name == "train",
+                                      babble_share=BABBLE_SHARE[0]
+                                      if name == "train" else 0.0)
     stem = "%04d" % index
     wavfile.write(os.path.join(outdir, stem + "_clean.wav"), RATE, clean)
     wavfile.write(os.path.join(outdir, stem + "_noise.wav"), RATE, noise)
@@ -562,8 +576,19 @@ def main():
                     help="vary the recorded noise of the training mixtures: "
                     "each piece at a speed of 0.7..1.4 through a random "
                     "equaliser, a third of them cut into sudden events")
+    ap.add_argument("--crowds", action="store_true",
+                    help="make the babble of the training mixtures as "
+                    "crowds: 2-30 talkers, half of them reverberant, "
+                    "sometimes muffled (default: 4-8 dry talkers)")
+    ap.add_argument("--babble-share", type=float, default=0.0,
+                    metavar="P",
+                    help="share of training mixtures whose main noise is "
+                    "babble (default 0: babble is one kind among the "
+                    "others)")
     args = ap.parse_args()
     NOISE_AUGMENT[0] = args.noise_augment
+    CROWDS[0] = args.crowds
+    BABBLE_SHARE[0] = args.babble_share
     if args.real_speed:
         REAL_SPEED[0] = parse_speed_range(ap, args.real_speed)
     if args.selection and not args.real:
@@ -581,6 +606,12 @@ def main():
     if args.selection and args.noise_augment:
         ap.error("--noise-augment: the selection mixtures keep the noise "
                  "as recorded")
+    if not 0 <= args.babble_share <= 1:
+        ap.error("--babble-share %g: want a share in 0..1" %
+                 args.babble_share)
+    if (args.selection or args.phone) and (args.crowds or args.babble_share):
+        ap.error("--crowds, --babble-share: the selection and phone "
+                 "mixtures keep the noise every round was trained on")
     if args.repeats < 1:
         ap.error("--repeats %d: want at least 1" % args.repeats)
 
