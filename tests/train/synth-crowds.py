@@ -13,8 +13,8 @@ are not; with one click for every talker, about half the talkers are
 put in a room of their own, and exactly the crowds with one have energy
 50 ms after the clicks. With a babble share of
 1 every mixture's main noise is babble, with 0.5 about half of them over
-kinds that hold no babble. synth.py refuses both options with --selection
-and a share outside 0..1. Skipped (77) without numpy and scipy.
+kinds that hold no babble. synth.py refuses --crowds with --selection,
+a share with --phone, and a share outside 0..1. Skipped (77) without numpy and scipy.
 """
 
 import sys
@@ -49,10 +49,13 @@ def check_as_before():
           "without --crowds or a share: the babble mixture made before")
 
 
-def crowd_draws(talker, seeds=40):
-    """crowd() over seeds; returns the draws and the talkers of each."""
+def crowd_draws(talker, seeds=40, before_each=None):
+    """crowd() over seeds, calling before_each() (if given) before each
+    draw; returns the draws and the talkers of each."""
     draws, counts = [], []
     for seed in range(seeds):
+        if before_each:
+            before_each()
         calls = []
 
         def speech(rng, n):
@@ -92,10 +95,10 @@ def check_reverberant_talkers():
     talkers, each talker a click: about half the talkers in a room, and a
     tail 50 ms after the clicks exactly in the crowds with one."""
     plan = noises.reverb_plan
-    rooms = []
+    rooms = []  # per draw
 
     def counted_plan(rng):
-        rooms.append(1)
+        rooms[-1] += 1
         return plan(rng)
 
     def click(rng, n):
@@ -104,22 +107,13 @@ def check_reverberant_talkers():
         return x
     noises.reverb_plan = counted_plan
     try:
-        wet, talkers, agree = 0, 0, 0
-        for seed in range(30):
-            del rooms[:]
-            calls = []
-
-            def speech(rng, n):
-                calls.append(n)
-                return click(rng, n)
-            x = noises.make_noise("babble", np.random.default_rng(seed),
-                                  SECONDS * RATE, speech, crowds=True)
-            tail = float(np.abs(x[1000 + RATE // 20:]).max())
-            wet += len(rooms)
-            talkers += len(calls)
-            agree += (tail > 1e-3) == (len(rooms) > 0)
+        draws, counts = crowd_draws(click, seeds=30,
+                                    before_each=lambda: rooms.append(0))
     finally:
         noises.reverb_plan = plan
+    wet, talkers = sum(rooms), sum(counts)
+    agree = sum((float(np.abs(x[1000 + RATE // 20:]).max()) > 1e-3) ==
+                (r > 0) for x, r in zip(draws, rooms))
     check(0.35 < wet / float(talkers) < 0.65,
           "about half the talkers in a room of their own (%d of %d)"
           % (wet, talkers))
@@ -151,6 +145,8 @@ def check_babble_share():
 def check_refused():
     check.synth_refuses(["--selection", "--real", "/nonexistent",
                          "--crowds"], "--crowds")
+    check.synth_refuses(["--phone", "--real", "/nonexistent",
+                         "--babble-share", "0.1"], "--babble-share")
     check.synth_refuses(["--babble-share", "1.5"], "--babble-share")
 
 
