@@ -11,10 +11,10 @@ talkers varies from draw to draw within 2..30; with white noise for every
 talker, some draws are muffled (little left above 8 kHz) and the others
 are not; with one click for every talker, about half the talkers are
 put in a room of their own, and exactly the crowds with one have energy
-50 ms after the clicks. With a babble share of
-1 every mixture's main noise is babble, with 0.5 about half of them over
-kinds that hold no babble. synth.py refuses --crowds with --selection,
-a share with --phone, and a share outside 0..1. Skipped (77) without numpy and scipy.
+50 ms after the clicks. With a babble share of 1 every mixture's main
+noise is babble, with 0.5 about half of them over kinds that hold no
+babble. synth.py refuses --crowds with --selection, a share with --phone,
+and a share outside 0..1. Skipped (77) without numpy and scipy.
 """
 
 import sys
