@@ -28,11 +28,17 @@ feature normalisation is folded into a file's first layer, which is
 linear in the weights, so averaging two files of one normalisation equals
 exporting the averaged checkpoint. OUT.rnnm names TUNED's speech
 protection unless --speech-protection P is given; quantise.py makes its
-int8x8 variant.
+int8x8 variant. When the two bin-gain heads correct different numbers of
+bins (a step that trained a wider head than its start's), the narrower
+head is first given zero rows up to the wider's count: a zero correction
+leaves a bin's gain as the band gains set it, so the padded file is the
+same network, and the average then halves the new bins' corrections.
 """
 
 import argparse
 import sys
+
+import numpy as np
 
 import modelfile
 
@@ -65,6 +71,25 @@ def same_file_shape(a, b):
     return None
 
 
+def pad_bin_heads(a, b):
+    """Gives the narrower of two files' bin-gain heads zero rows up to the
+    wider's output count, in place (see the module's docstring); other
+    layers are left to same_file_shape()."""
+    if a.bin_layer == 0 or a.bin_layer != b.bin_layer \
+            or a.bin_layer >= min(len(a.layers), len(b.layers)):
+        return
+    heads = [m.layers[m.bin_layer] for m in (a, b)]
+    n = max(h["biases"][0].shape[0] for h in heads)
+    for head in heads:
+        w, bias = head["weights"][0], head["biases"][0]
+        extra = n - bias.shape[0]
+        if extra > 0 and w.shape[0] == bias.shape[0]:
+            head["weights"] = [np.vstack(
+                [w, np.zeros((extra, w.shape[1]), dtype=w.dtype)])]
+            head["biases"] = [np.concatenate(
+                [bias, np.zeros(extra, dtype=bias.dtype)])]
+
+
 def average_files(start, tuned, weight):
     """The layers of (1 - weight) start + weight tuned, array by array."""
     def mix(x, y):
@@ -81,6 +106,7 @@ def main_files(args):
     """average.py on two float32 model files."""
     start = modelfile.read_model(args.start)
     tuned = modelfile.read_model(args.tuned)
+    pad_bin_heads(start, tuned)
     why = same_file_shape(start, tuned)
     if why is not None:
         sys.exit("average.py: %s and %s cannot be averaged: %s"

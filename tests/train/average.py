@@ -20,7 +20,10 @@ head's index, the moved file's speech protection or --speech-protection);
 --weight 1 writes the moved file byte for byte, and 0 with the start's
 speech protection the start's; averaging the exported files gives the
 export of the averaged checkpoint (the normalisation folded in is linear).
-Refused, naming why: a file with a checkpoint, files of other sizes or
+Heads of 20 and 40 bins: the narrower is read as having zero corrections
+for the bins it lacks (rows 20-39 of the average are 0.25 of the moved
+head's, the first 20 as any layer's), and --weight 0 gives the start's
+head with zero rows added. Refused, naming why: a file with a checkpoint, files of other sizes or
 lookahead. Skipped (77) without PyTorch (python3-torch).
 """
 
@@ -123,9 +126,9 @@ def check_refusals(at, ckpt, moved):
                  proc.stderr.strip()[-80:]))
 
 
-def with_head(path, out, speech_protection, seed):
-    """The float32 model file PATH with a random bin-gain head of 20 bins
-    on its last GRU, naming SPEECH_PROTECTION, written to OUT."""
+def with_head(path, out, speech_protection, seed, n_bins=20):
+    """The float32 model file PATH with a random bin-gain head of N_BINS
+    bins on its last GRU, naming SPEECH_PROTECTION, written to OUT."""
     m = modelfile.read_model(path)
     last_gru = max(i for i, layer in enumerate(m.layers)
                    if layer["kind"] == modelfile.GRU)
@@ -134,8 +137,8 @@ def with_head(path, out, speech_protection, seed):
     layers = list(m.layers) + [{
         "kind": modelfile.DENSE, "input": last_gru + 1,
         "activation": modelfile.LINEAR,
-        "weights": [rng.normal(0, 0.1, (20, width)).astype(np.float32)],
-        "biases": [rng.normal(0, 0.1, 20).astype(np.float32)]}]
+        "weights": [rng.normal(0, 0.1, (n_bins, width)).astype(np.float32)],
+        "biases": [rng.normal(0, 0.1, n_bins).astype(np.float32)]}]
     with open(out, "wb") as f:
         f.write(modelfile.model_bytes(
             m.frame, layers, m.gain_layer, m.vad_layer,
@@ -190,6 +193,36 @@ def check_files(at):
           "the averaged checkpoint (off by at most %.2g)" % worst)
 
 
+def check_wider_head(at):
+    """A start whose head corrects 20 bins and a step whose head corrects
+    40: the start's head is read with zero corrections for bins 20-39."""
+    with_head(at("moved-f32.rnnm"), at("moved-h40.rnnm"), 0.75, 3, 40)
+    for weight in ("0.25", "0"):
+        out = at("wider-head-%s.rnnm" % weight)
+        proc = run_average(at("start-h.rnnm"), at("moved-h40.rnnm"), out,
+                           "--weight", weight)
+        check(proc.returncode == 0, "heads of 20 and 40 bins averaged at "
+              "%s: %s" % (weight, proc.stderr.strip()[-70:]))
+        if proc.returncode != 0:
+            continue
+        w = float(weight)
+        start, moved, mixed = (modelfile.read_model(p) for p in (
+            at("start-h.rnnm"), at("moved-h40.rnnm"), out))
+        heads = [m.layers[m.bin_layer] for m in (start, moved, mixed)]
+        padded = [np.vstack([heads[0]["weights"][0], np.zeros((20,
+                  heads[0]["weights"][0].shape[1]), np.float32)]),
+                  np.concatenate([heads[0]["biases"][0],
+                                  np.zeros(20, np.float32)])]
+        want = [(1 - w) * p + w * q for p, q in zip(
+            padded, (heads[1]["weights"][0], heads[1]["biases"][0]))]
+        got = (heads[2]["weights"][0], heads[2]["biases"][0])
+        worst = max(float(np.abs(g - x).max()) for g, x in zip(got, want))
+        check(got[1].shape == (40,) and worst < 1e-6,
+              "--weight %s: a head of 40 bins, the start's read with zero "
+              "corrections for bins 20-39 (off by at most %.2g)"
+              % (weight, worst))
+
+
 def check_file_refusals(at):
     """Model files that cannot be averaged."""
     export.export(at("wider.pt"), at("wider-f32.rnnm"), "f32")
@@ -224,6 +257,7 @@ def main():
         check_forward(at, forward_tool, path)
         check_refusals(at, ckpt, moved)
         check_files(at)
+        check_wider_head(at)
         check_file_refusals(at)
     return check.status()
 
