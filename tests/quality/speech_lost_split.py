@@ -37,8 +37,13 @@ sits: a loss or a weight aimed at that range is the lever it points to.
 --self-check writes two mixtures of a synthetic voice in white noise, runs
 the element on them and checks that the parts add up to the totals, the
 shares to 1, that the ceiling's total is mask_ceiling.py's first row and
-that the element loses some speech and the ceiling less, and that the
-per-kind means, weighted by their mixtures, give the overall ones.
+that the element and the ceiling both lose some speech, and under 10 dB,
+and that the per-kind means, weighted by their mixtures, give the overall
+ones. (Which of the two loses more is the model's to say, not a rule: the
+band ceiling is the ideal of band gains, and a model whose bin-gain head
+corrects the bins between band centres, with the speech protection on
+top, can keep more of a voice than the ideal band gains do; the shipped
+48 kHz model does so on these mixtures.)
 """
 
 import argparse
@@ -242,6 +247,13 @@ def write_mixtures(folder, clean, snrs, kinds, rng):
     return noisy
 
 
+def loses_some(result):
+    """Whether a mixture's element (result[2]) and ceiling (result[3])
+    both lose some speech in dB, and less than any plausible mask would
+    (10 dB): the self-check's mixtures are at 0 and 5 dB SNR."""
+    return all(0 < v < 10 for v in result[2:4])
+
+
 def self_check(build, model):
     """Two synthetic mixtures through the element; 0 if what must hold
     holds."""
@@ -282,8 +294,8 @@ def self_check(build, model):
             ("%d dB: the ceiling's total is mask_ceiling.py's first row "
              "(%.4f, %.4f)" % (snr, r[3], first_row),
              abs(r[3] - first_row) < 1e-9),
-            ("%d dB: the element loses speech (%.2f dB), the ceiling less "
-             "(%.2f dB)" % (snr, r[2], r[3]), r[2] > 0 and r[3] < r[2])]
+            ("%d dB: the element and the ceiling both lose some speech "
+             "(%.2f and %.2f dB)" % (snr, r[2], r[3]), loses_some(r))]
     return mask_ceiling.report_checks(checks + self_check_16k(build, rng))
 
 
@@ -312,9 +324,9 @@ def self_check_16k(build, rng):
          abs(np.sum(ceiling) - totals[1]) < 1e-9)]
     for r, snr in zip(results, snrs):
         checks.append(
-            ("16 kHz, %d dB: the element loses speech (%.2f dB), the "
-             "ceiling less (%.2f dB)" % (snr, r[2], r[3]),
-             r[2] > 0 and r[3] < r[2]))
+            ("16 kHz, %d dB: the element and the ceiling both lose some "
+             "speech (%.2f and %.2f dB)" % (snr, r[2], r[3]),
+             loses_some(r)))
     return checks
 
 
