@@ -819,9 +819,9 @@ install_gain_properties (GObjectClass *gobject_class)
    * lifts what stationary-suppression cut in frames with speech.
    *
    * -1, the default, takes the value the model file names, the one its
-   * network was tuned with: 1 for the embedded 48 kHz model and 1.25 for
-   * the 16 kHz one (they named 0.75 and 1 before their last training
-   * steps), and 1 for model files of format version 1, which name none
+   * network was tuned with: 1.25 for both embedded models (the 48 kHz one
+   * named 1 before its last training step, the 16 kHz one 1 before its
+   * last), and 1 for model files of format version 1, which name none
    * (`rnndenoise-model info` prints it).
    */
   g_object_class_install_property (gobject_class, PROP_SPEECH_PROTECTION,

@@ -164,6 +164,11 @@
 # BAND_FRESH_SHARE16 (their last step's share: 0.5), BAND_FRESH_PROTECTION48,
 # BAND_FRESH_PROTECTION16 (the speech protection their file then names:
 # 1 at 48 kHz, 1.25 at 16 kHz; empty: the one it named),
+# BAND_CROWD_LRS48 (a 48 kHz band step after those, on a fresh set with
+# crowd babble and a wider head; empty: none. "0.0001"),
+# BAND_CROWD_BINS48 (the bins its head corrects: 80), BAND_CROWD_SHARE48
+# (its share when averaged with its start: 0.5), BAND_CROWD_PROTECTION48
+# (the speech protection its file names: 1.25),
 # BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
@@ -250,6 +255,10 @@ BAND_FRESH_SHARE48=${BAND_FRESH_SHARE48:-0.5}
 BAND_FRESH_SHARE16=${BAND_FRESH_SHARE16:-0.5}
 BAND_FRESH_PROTECTION48=${BAND_FRESH_PROTECTION48-1}
 BAND_FRESH_PROTECTION16=${BAND_FRESH_PROTECTION16-1.25}
+BAND_CROWD_LRS48=${BAND_CROWD_LRS48-0.0001}
+BAND_CROWD_BINS48=${BAND_CROWD_BINS48:-80}
+BAND_CROWD_SHARE48=${BAND_CROWD_SHARE48:-0.5}
+BAND_CROWD_PROTECTION48=${BAND_CROWD_PROTECTION48-1.25}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
 if [ "$SMOKE" = yes ]; then
@@ -356,11 +365,11 @@ for k in 2 3 4; do
   LAST_STAGE=$k
 done
 
-extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT [MINUTES [SPEECH]]]]]:
+extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT [MINUTES [SPEECH [MORE]]]]]]:
   # recorded voices at speeds in SPEED; ADDED=yes: split.txt's added noise
   # kinds too; AUGMENT=yes: recorded noise augmented; MINUTES of mixtures
   # (TRAIN_MINUTES if not given); SPEECH=yes: split.txt's added recorded
-  # speech too
+  # speech too; MORE: more synth.py options (e.g. "--crowds")
   minutes=${6:-$TRAIN_MINUTES}
   stamp="$(echo "$STAMP" | sed "s/^seed=$SEED /seed=$1 /")"
   stamp="$(echo "$stamp" | sed "s/ train=$TRAIN_MINUTES / train=$minutes /")"
@@ -380,6 +389,10 @@ extra_set () {  # SEED DIR [SPEED [ADDED [AUGMENT [MINUTES [SPEECH]]]]]:
   if [ "${7:-no}" = yes ]; then
     stamp="$stamp added-speech"
     options="$options --added-speech"
+  fi
+  if [ -n "${8:-}" ]; then
+    stamp="$stamp $8"
+    options="$options $8"
   fi
   step "synthesise the training set of seed $1 into $2"
   if [ -f "$2/stamp" ] && [ "$(cat "$2/stamp")" = "$stamp" ]; then
@@ -794,30 +807,43 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # BAND_FRESH_PROTECTION48 or BAND_FRESH_PROTECTION16 (the average lost
 # less speech than the model before it at protection 1 at 48 kHz and at
 # 1.25 at 16 kHz, with as much ΔSI-SDR at full band; docs/model.md, "A
-# band step on a fresh set with a telephone voice"). The files
+# band step on a fresh set with a telephone voice"). At 48 kHz one more
+# step, BAND_CROWD_LRS48, goes on from there on a third fresh set (seed
+# SEED + 18, with the telephone voice, crowd babble and babble as the main
+# noise of a tenth of its mixtures: synth.py --crowds --babble-share 0.1)
+# with a head of BAND_CROWD_BINS48 bins (0-4 kHz), averaged at
+# BAND_CROWD_SHARE48 and naming BAND_CROWD_PROTECTION48 (the same step
+# with the 20-bin head gained nothing; docs/model.md, "A bin-gain head up
+# to 4 kHz"). The files
 # before each call's first step stay beside them as NAME-before-seedS (S
 # the call's set), and both are scored on the selection mixtures,
 # full-band and band-limited (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz
 # at 16 kHz).
 BAND_SEED=$((SEED + 16))
 BAND_FRESH_SEED=$((SEED + 17))
+BAND_CROWD_SEED=$((SEED + 18))
 band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
-  # ENERGY_WEIGHT LIMITS LAST_SHARE SET_SEED ADDED_SPEECH [PROTECTION]; the
-  # steps are counted on in band_index (1 before a model's first call); a
-  # PROTECTION is the speech protection the last step's file then names
+  # ENERGY_WEIGHT LIMITS LAST_SHARE SET_SEED ADDED_SPEECH [PROTECTION
+  # [BINS [SYNTH_OPTIONS]]]; the steps are counted on in band_index (1
+  # before a model's first call); a PROTECTION is the speech protection the
+  # last step's file then names; BINS the bins the steps' heads correct
+  # (HEAD_BINS if empty; a head wider than its start's is averaged with
+  # the start's read as zero for the bins it lacks, average.py);
+  # SYNTH_OPTIONS more synth.py options for the set
+  bins=${13:-$HEAD_BINS}
   extra_set "${10}" "$DATA/audio-seed${10}" "$FINETUNE_SPEED" \
-      yes yes "$HEAD_MINUTES" "${11}"
+      yes yes "$HEAD_MINUTES" "${11}" "${14:-}"
   list="$DATA/audio-seed${10}/train/list.txt"
   step "band-limited variants and features of seed ${10}'s set ($4)"
   $PY "$HERE/band_variants.py" "$list" "${list%.txt}-band$3.txt" \
       --seed "${10}" --rate "$3"
   cat "$list" "${list%.txt}-band$3.txt" > "${list%.txt}-mixband$3.txt"
   # shellcheck disable=SC2086 # $4 is a list of options
-  "$FEATURES" $4 --level-normalization --bins "$HEAD_BINS" \
+  "$FEATURES" $4 --level-normalization --bins "$bins" \
       "$2/train-band.bins" --list "${list%.txt}-mixband$3.txt" \
       "$2/train-band.rndf"
   # shellcheck disable=SC2086 # $4 is a list of options
-  "$FEATURES" $4 --level-normalization --bins "$HEAD_BINS" \
+  "$FEATURES" $4 --level-normalization --bins "$bins" \
       "$2/val-band.bins" --list "$AUDIO/val/list.txt" "$2/val-band.rndf"
   before="$DATA/$1-before-seed${10}"
   cp "$DATA/$1.rnnm" "$before.rnnm"
@@ -877,6 +903,13 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
         "$BAND_FRESH_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
         "4000 8000" "$BAND_FRESH_SHARE48" "$BAND_FRESH_SEED" yes \
         "$BAND_FRESH_PROTECTION48"
+  fi
+  if [ -n "$BAND_CROWD_LRS48" ]; then
+    band_steps rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+        "$BAND_CROWD_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
+        "4000 8000" "$BAND_CROWD_SHARE48" "$BAND_CROWD_SEED" yes \
+        "$BAND_CROWD_PROTECTION48" "$BAND_CROWD_BINS48" \
+        "--crowds --babble-share 0.1"
   fi
 fi
 
