@@ -23,8 +23,9 @@ export of the averaged checkpoint (the normalisation folded in is linear).
 Heads of 20 and 40 bins: the narrower is read as having zero corrections
 for the bins it lacks (rows 20-39 of the average are 0.25 of the moved
 head's, the first 20 as any layer's), and --weight 0 gives the start's
-head with zero rows added. Refused, naming why: a file with a checkpoint, files of other sizes or
-lookahead. Skipped (77) without PyTorch (python3-torch).
+head with zero rows added. Refused, naming why: a file with a
+checkpoint, files of other sizes or lookahead. Skipped (77) without
+PyTorch (python3-torch).
 """
 
 import os
