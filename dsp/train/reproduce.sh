@@ -164,11 +164,11 @@
 # BAND_FRESH_SHARE16 (their last step's share: 0.5), BAND_FRESH_PROTECTION48,
 # BAND_FRESH_PROTECTION16 (the speech protection their file then names:
 # 1 at 48 kHz, 1.25 at 16 kHz; empty: the one it named),
-# BAND_CROWD_LRS48 (a 48 kHz band step after those, on a fresh set with
-# crowd babble and a wider head; empty: none. "0.0001"),
-# BAND_CROWD_BINS48 (the bins its head corrects: 80), BAND_CROWD_SHARE48
-# (its share when averaged with its start: 0.5), BAND_CROWD_PROTECTION48
-# (the speech protection its file names: 1.25),
+# BAND_CROWD_LRS48, BAND_CROWD_LRS16 (a band step after those, on a
+# fresh set with crowd babble and a wider head; empty: none. "0.0001" at
+# each rate), BAND_CROWD_BINS (the bins its head corrects: 80),
+# BAND_CROWD_SHARE (its share when averaged with its start: 0.5),
+# BAND_CROWD_PROTECTION (the speech protection its file names: 1.25),
 # BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
@@ -256,9 +256,10 @@ BAND_FRESH_SHARE16=${BAND_FRESH_SHARE16:-0.5}
 BAND_FRESH_PROTECTION48=${BAND_FRESH_PROTECTION48-1}
 BAND_FRESH_PROTECTION16=${BAND_FRESH_PROTECTION16-1.25}
 BAND_CROWD_LRS48=${BAND_CROWD_LRS48-0.0001}
-BAND_CROWD_BINS48=${BAND_CROWD_BINS48:-80}
-BAND_CROWD_SHARE48=${BAND_CROWD_SHARE48:-0.5}
-BAND_CROWD_PROTECTION48=${BAND_CROWD_PROTECTION48-1.25}
+BAND_CROWD_LRS16=${BAND_CROWD_LRS16-0.0001}
+BAND_CROWD_BINS=${BAND_CROWD_BINS:-80}
+BAND_CROWD_SHARE=${BAND_CROWD_SHARE:-0.5}
+BAND_CROWD_PROTECTION=${BAND_CROWD_PROTECTION-1.25}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
 if [ "$SMOKE" = yes ]; then
@@ -807,14 +808,14 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # BAND_FRESH_PROTECTION48 or BAND_FRESH_PROTECTION16 (the average lost
 # less speech than the model before it at protection 1 at 48 kHz and at
 # 1.25 at 16 kHz, with as much ΔSI-SDR at full band; docs/model.md, "A
-# band step on a fresh set with a telephone voice"). At 48 kHz one more
-# step, BAND_CROWD_LRS48, goes on from there on a third fresh set (seed
-# SEED + 18, with the telephone voice, crowd babble and babble as the main
-# noise of a tenth of its mixtures: synth.py --crowds --babble-share 0.1)
-# with a head of BAND_CROWD_BINS48 bins (0-4 kHz), averaged at
-# BAND_CROWD_SHARE48 and naming BAND_CROWD_PROTECTION48 (the same step
-# with the 20-bin head gained nothing; docs/model.md, "A bin-gain head up
-# to 4 kHz"). The files
+# band step on a fresh set with a telephone voice"). One more step,
+# BAND_CROWD_LRS48 or BAND_CROWD_LRS16, goes on from there on a third
+# fresh set (seed SEED + 18, with the telephone voice, crowd babble and
+# babble as the main noise of a tenth of its mixtures: synth.py --crowds
+# --babble-share 0.1) with a head of BAND_CROWD_BINS bins (0-4 kHz at
+# both rates), averaged at BAND_CROWD_SHARE and naming
+# BAND_CROWD_PROTECTION (at 48 kHz the same step with the 20-bin head
+# gained nothing; docs/model.md, "A bin-gain head up to 4 kHz"). The files
 # before each call's first step stay beside them as NAME-before-seedS (S
 # the call's set), and both are scored on the selection mixtures,
 # full-band and band-limited (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz
@@ -822,6 +823,7 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 BAND_SEED=$((SEED + 16))
 BAND_FRESH_SEED=$((SEED + 17))
 BAND_CROWD_SEED=$((SEED + 18))
+CROWD_SYNTH="--crowds --babble-share 0.1"
 band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   # ENERGY_WEIGHT LIMITS LAST_SHARE SET_SEED ADDED_SPEECH [PROTECTION
   # [BINS [SYNTH_OPTIONS]]]; the steps are counted on in band_index (1
@@ -907,9 +909,8 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
   if [ -n "$BAND_CROWD_LRS48" ]; then
     band_steps rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
         "$BAND_CROWD_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
-        "4000 8000" "$BAND_CROWD_SHARE48" "$BAND_CROWD_SEED" yes \
-        "$BAND_CROWD_PROTECTION48" "$BAND_CROWD_BINS48" \
-        "--crowds --babble-share 0.1"
+        "4000 8000" "$BAND_CROWD_SHARE" "$BAND_CROWD_SEED" yes \
+        "$BAND_CROWD_PROTECTION" "$BAND_CROWD_BINS" "$CROWD_SYNTH"
   fi
 fi
 
@@ -1058,6 +1059,13 @@ if [ "$EPOCHS16" -gt 0 ]; then
           "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
           "$BAND_FRESH_SHARE16" "$BAND_FRESH_SEED" yes \
           "$BAND_FRESH_PROTECTION16"
+    fi
+    if [ -n "$BAND_CROWD_LRS16" ]; then
+      band_steps rnndenoise-16k "$D16" 16000 \
+          "--layout $LAYOUT --rate 16000" "$BAND_CROWD_LRS16" \
+          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
+          "$BAND_CROWD_SHARE" "$BAND_CROWD_SEED" yes \
+          "$BAND_CROWD_PROTECTION" "$BAND_CROWD_BINS" "$CROWD_SYNTH"
     fi
   fi
 fi
