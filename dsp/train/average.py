@@ -83,7 +83,7 @@ def pad_bin_heads(a, b):
     for head in heads:
         w, bias = head["weights"][0], head["biases"][0]
         extra = n - bias.shape[0]
-        if extra > 0 and w.shape[0] == bias.shape[0]:
+        if extra > 0:
             head["weights"] = [np.vstack(
                 [w, np.zeros((extra, w.shape[1]), dtype=w.dtype)])]
             head["biases"] = [np.concatenate(
