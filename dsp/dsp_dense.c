@@ -21,6 +21,7 @@
  * bit-exact. */
 #if defined(__GNUC__) && defined(__x86_64__)
 #define DSP_DENSE_AVX2 1
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -374,6 +375,33 @@ madd16_avx2 (const gint8 *p, __m256i x)
       x);
 }
 
+/* Rows @r .. @r + 3 from their integer sums over the first @full columns:
+ * the products of the columns after them are added (exactly), then each
+ * row goes through s8x8_output() plus its bias, lane by lane: the same
+ * exact conversion, the same two roundings and the same addition. */
+__attribute__ ((target ("avx2"))) static inline void
+finish_s8x8_rows4 (const DspMatrix *matrix, guint r, __m128i sum, gsize full,
+    const gint16 *xq, const gfloat *bias, gfloat *output)
+{
+  gsize cols = matrix->cols;
+  const gint8 *w = matrix->s8 + r * cols;
+  gint32 tails[4];
+  __m128 out;
+  guint i;
+
+  if (full < cols) {
+    for (i = 0; i < 4; i++)
+      tails[i] = dot_s8x8 (w + i * cols + full, xq + full, cols - full);
+    sum = _mm_add_epi32 (sum, _mm_loadu_si128 ((const __m128i *) tails));
+  }
+  out = _mm_mul_ps (_mm_mul_ps (_mm_cvtepi32_ps (sum),
+                        _mm_loadu_ps (matrix->scale + r)),
+      _mm_set1_ps (1.0f / DSP_S8X8_ONE));
+  if (bias != NULL)
+    out = _mm_add_ps (out, _mm_loadu_ps (bias + r));
+  _mm_storeu_ps (output + r, out);
+}
+
 /* int8x8 rows four at a time, as gemv4_avx2() does for the float kernels:
  * sixteen products per instruction instead of eight, and a quarter of the
  * weight bytes to read. */
@@ -382,14 +410,11 @@ gemv_s8x8_avx2 (const DspMatrix *matrix, const gint16 *xq, const gfloat *bias,
     gfloat *output)
 {
   gsize cols = matrix->cols, full = cols - cols % 16, j;
-  guint r, i;
+  guint r;
 
   for (r = 0; r + 4 <= matrix->rows; r += 4) {
     const gint8 *w = matrix->s8 + r * cols;
     __m256i a0 = _mm256_setzero_si256 (), a1 = a0, a2 = a0, a3 = a0;
-    __m128i sum;
-    __m128 out;
-    gint32 tails[4];
 
     for (j = 0; j < full; j += 16) {
       __m256i x = _mm256_loadu_si256 ((const __m256i *) (xq + j));
@@ -399,21 +424,8 @@ gemv_s8x8_avx2 (const DspMatrix *matrix, const gint16 *xq, const gfloat *bias,
       a2 = _mm256_add_epi32 (a2, madd16_avx2 (w + 2 * cols + j, x));
       a3 = _mm256_add_epi32 (a3, madd16_avx2 (w + 3 * cols + j, x));
     }
-    sum = sum4_epi32_avx2 (a0, a1, a2, a3);
-    if (full < cols) {
-      for (i = 0; i < 4; i++)
-        tails[i] = dot_s8x8 (w + i * cols + full, xq + full, cols - full);
-      sum = _mm_add_epi32 (sum, _mm_loadu_si128 ((const __m128i *) tails));
-    }
-    /* s8x8_output() of the four rows, plus their bias: the same exact
-     * conversion, the same two roundings and the same addition, lane by
-     * lane. */
-    out = _mm_mul_ps (_mm_mul_ps (_mm_cvtepi32_ps (sum),
-                          _mm_loadu_ps (matrix->scale + r)),
-        _mm_set1_ps (1.0f / DSP_S8X8_ONE));
-    if (bias != NULL)
-      out = _mm_add_ps (out, _mm_loadu_ps (bias + r));
-    _mm_storeu_ps (output + r, out);
+    finish_s8x8_rows4 (matrix, r, sum4_epi32_avx2 (a0, a1, a2, a3), full, xq,
+        bias, output);
   }
   gemv_s8x8_rows (matrix, xq, bias, output, r);
 }
@@ -426,56 +438,401 @@ gemv_avx2 (const DspMatrix *matrix, const gfloat *input, gfloat *output)
   else
     gemv4_avx2 (matrix, DSP_WEIGHT_S8, input, output);
 }
+
+/* The VNNI kernel's layout (dsp_matrix_pack_vnni()): blocks of eight rows,
+ * each a run of 32-byte groups, one per four columns: row k's four weights
+ * at bytes 4k..4k+3. One instruction then multiplies a group by the four
+ * inputs broadcast to every lane and adds each row's four products into
+ * its own 32-bit lane, so the eight sums come out in the eight lanes, with
+ * no sums across lanes. The instruction multiplies unsigned by signed
+ * bytes, so the weights are stored with their sign bit flipped (w + 128,
+ * 0..255) and the inputs read as signed bytes (they are within +-127);
+ * each row's sum then holds 128 x the inputs' sum too, which is taken
+ * away. The rows after the last multiple of eight and the columns after
+ * the last multiple of four are padded with zero weights (stored as 128)
+ * and zero inputs. */
+#define DSP_VNNI_ROWS 8
+#define DSP_VNNI_COLS 4
+#define DSP_VNNI_GROUP (DSP_VNNI_ROWS * DSP_VNNI_COLS)
+
+static guint
+vnni_blocks (guint rows)
+{
+  return (rows + DSP_VNNI_ROWS - 1) / DSP_VNNI_ROWS;
+}
+
+static guint
+vnni_groups (guint cols)
+{
+  return (cols + DSP_VNNI_COLS - 1) / DSP_VNNI_COLS;
+}
+
+/* Eight rows' outputs from their integer sums, as s8x8_output() plus the
+ * bias gives them, lane by lane (the same exact conversion, the same two
+ * roundings and the same addition). @scale and @bias (nullable) point at
+ * the block's first row. */
+__attribute__ ((target ("avx2"))) static inline __m256
+vnni_block_outputs (__m256i sum, const gfloat *scale, const gfloat *bias)
+{
+  __m256 v = _mm256_mul_ps (_mm256_mul_ps (_mm256_cvtepi32_ps (sum),
+                                _mm256_loadu_ps (scale)),
+      _mm256_set1_ps (1.0f / DSP_S8X8_ONE));
+
+  return bias != NULL ? _mm256_add_ps (v, _mm256_loadu_ps (bias)) : v;
+}
+
+/* Stores the block of rows @r .. @r + 7's outputs; the last block's rows
+ * past the matrix's are read from zero-padded copies and not stored. (Full
+ * blocks read the model's arrays directly: a copy would make each load
+ * wait for the stores that made it.) */
+__attribute__ ((target ("avx2"))) static inline void
+finish_vnni_block (const DspMatrix *matrix, guint r, __m256i sum,
+    const gfloat *bias, gfloat *output)
+{
+  guint n = MIN (DSP_VNNI_ROWS, matrix->rows - r);
+  gfloat scale[DSP_VNNI_ROWS] = { 0 }, add[DSP_VNNI_ROWS] = { 0 };
+  gfloat out[DSP_VNNI_ROWS];
+
+  if (n == DSP_VNNI_ROWS) {
+    _mm256_storeu_ps (output + r,
+        vnni_block_outputs (sum, matrix->scale + r,
+            bias != NULL ? bias + r : NULL));
+    return;
+  }
+  memcpy (scale, matrix->scale + r, n * sizeof (gfloat));
+  if (bias != NULL)
+    memcpy (add, bias + r, n * sizeof (gfloat));
+  _mm256_storeu_ps (out,
+      vnni_block_outputs (sum, scale, bias != NULL ? add : NULL));
+  memcpy (output + r, out, n * sizeof (gfloat));
+}
+
+/* The four inputs of group @g, as one 32-bit lane to broadcast. */
+static inline gint32
+vnni_inputs (const gint8 *xs, guint g)
+{
+  gint32 v;
+
+  memcpy (&v, xs + (gsize) g * DSP_VNNI_COLS, sizeof (v));
+  return v;
+}
+
+/* int8x8 rows from the packed weights, a block of eight at a time, on
+ * @xs: the quantised inputs as signed bytes, zero-padded to a multiple of
+ * four. Four accumulators take the groups in turn, so that four
+ * instructions are in flight at once. Every sum is an exact integer
+ * (|w + 128| x |x| x cols <= 255 x 127 x DSP_MATRIX_MAX_S8X8_COLS < 2^31),
+ * so the rows are the other kernels' to the bit. Written once for the two
+ * encodings of the instruction: AVX-VNNI (VEX) and AVX512-VNNI with
+ * AVX512VL (EVEX). */
+#define DSP_DEFINE_GEMV_S8X8_VNNI(name, isa, dpbusd) \
+  __attribute__ ((target (isa))) static void name (const DspMatrix *matrix, \
+      const gint8 *xs, gint32 excess, const gfloat *bias, gfloat *output) \
+  { \
+    guint groups = vnni_groups (matrix->cols), b, g; \
+    const guint8 *w = matrix->vnni; \
+\
+    for (b = 0; b < vnni_blocks (matrix->rows); b++) { \
+      __m256i a0 = _mm256_setzero_si256 (), a1 = a0, a2 = a0, a3 = a0; \
+\
+      for (g = 0; g + 4 <= groups; g += 4, w += 4 * DSP_VNNI_GROUP) { \
+        a0 = dpbusd (a0, _mm256_loadu_si256 ((const __m256i *) w), \
+            _mm256_set1_epi32 (vnni_inputs (xs, g))); \
+        a1 = dpbusd (a1, \
+            _mm256_loadu_si256 ((const __m256i *) (w + DSP_VNNI_GROUP)), \
+            _mm256_set1_epi32 (vnni_inputs (xs, g + 1))); \
+        a2 = dpbusd (a2, \
+            _mm256_loadu_si256 ((const __m256i *) (w + 2 * DSP_VNNI_GROUP)), \
+            _mm256_set1_epi32 (vnni_inputs (xs, g + 2))); \
+        a3 = dpbusd (a3, \
+            _mm256_loadu_si256 ((const __m256i *) (w + 3 * DSP_VNNI_GROUP)), \
+            _mm256_set1_epi32 (vnni_inputs (xs, g + 3))); \
+      } \
+      for (; g < groups; g++, w += DSP_VNNI_GROUP) \
+        a0 = dpbusd (a0, _mm256_loadu_si256 ((const __m256i *) w), \
+            _mm256_set1_epi32 (vnni_inputs (xs, g))); \
+      finish_vnni_block (matrix, b *DSP_VNNI_ROWS, \
+          _mm256_sub_epi32 (_mm256_add_epi32 (_mm256_add_epi32 (a0, a1), \
+                                _mm256_add_epi32 (a2, a3)), \
+              _mm256_set1_epi32 (excess)), \
+          bias, output); \
+    } \
+  }
+
+DSP_DEFINE_GEMV_S8X8_VNNI (gemv_s8x8_avx_vnni, "avx2,avxvnni",
+    _mm256_dpbusd_avx_epi32)
+DSP_DEFINE_GEMV_S8X8_VNNI (gemv_s8x8_avx512_vnni, "avx2,avx512vnni,avx512vl",
+    _mm256_dpbusd_epi32)
+#endif
+
+/* What this CPU has, found once: a #DspKernels, and for
+ * %DSP_KERNELS_VNNI whether the VEX encoding (AVX-VNNI) is there. */
+typedef struct
+{
+  DspKernels kernels;
+  gboolean avx_vnni;
+} DspCpuKernels;
+
+/* CPUID leaf 7, sub-leaf 1, EAX bit 4: AVX-VNNI. (Asked directly: not
+ * every compiler's __builtin_cpu_supports() knows its name.) */
+#define DSP_CPUID_7_1_EAX_AVX_VNNI (1u << 4)
+
+static DspCpuKernels
+detect_cpu_kernels (void)
+{
+  DspCpuKernels cpu = { DSP_KERNELS_PORTABLE, FALSE };
+#ifdef DSP_DENSE_AVX2
+  guint eax = 0, ebx = 0, ecx = 0, edx = 0;
+
+  if (!__builtin_cpu_supports ("avx2"))
+    return cpu;
+  cpu.kernels = DSP_KERNELS_AVX2;
+  /* AVX2 support means the OS saves the YMM registers, which is all the
+   * VEX-encoded instruction needs; __builtin_cpu_supports() checks the
+   * AVX-512 state for the EVEX one. */
+  if (__get_cpuid_count (7, 1, &eax, &ebx, &ecx, &edx)
+      && (eax & DSP_CPUID_7_1_EAX_AVX_VNNI) != 0) {
+    cpu.kernels = DSP_KERNELS_VNNI;
+    cpu.avx_vnni = TRUE;
+  } else if (__builtin_cpu_supports ("avx512vnni")
+      && __builtin_cpu_supports ("avx512vl")) {
+    cpu.kernels = DSP_KERNELS_VNNI;
+  }
+#endif
+  return cpu;
+}
+
+/* CPUID is slow (and traps to the hypervisor in a virtual machine), so it
+ * is asked once per process. */
+static const DspCpuKernels *
+cpu_kernels (void)
+{
+  static DspCpuKernels cpu;
+  static gsize found = 0;
+
+  if (g_once_init_enter (&found)) {
+    cpu = detect_cpu_kernels ();
+    g_once_init_leave (&found, 1);
+  }
+  return &cpu;
+}
+
+#ifdef DSP_DENSE_AVX2
+/* Eight inputs as quantise_input4() quantises four, with the same float
+ * operations (so the same integers), as 32-bit integers. min and max keep
+ * a NaN's place to the last: the ordered mask of the products zeroes it. */
+__attribute__ ((target ("avx2"))) static inline __m256i
+quantise_input8_avx2 (const gfloat *x)
+{
+  __m256 one = _mm256_set1_ps (DSP_S8X8_ONE);
+  __m256 magic = _mm256_set1_ps (DSP_ROUND_MAGIC);
+  __m256 v = _mm256_mul_ps (_mm256_loadu_ps (x), one);
+  __m256 ordered = _mm256_cmp_ps (v, v, _CMP_ORD_Q);
+
+  v = _mm256_max_ps (_mm256_min_ps (v, one),
+      _mm256_sub_ps (_mm256_setzero_ps (), one));
+  v = _mm256_and_ps (v, ordered);
+  return _mm256_cvttps_epi32 (_mm256_sub_ps (_mm256_add_ps (v, magic), magic));
+}
+
+/* Quantises the @n inputs of an int8x8 matrix as signed bytes for the VNNI
+ * kernel (exact: they are within +-127), zero-padded to its groups of
+ * four. Returns flipped_weights_excess() of them. */
+__attribute__ ((target ("avx2"))) static gint32
+quantise_inputs_s8_avx2 (const gfloat *x, guint n, gint8 *xs)
+{
+  /* Byte 0 of each 32-bit lane, in order, to the first four bytes of each
+   * 128-bit half; then the halves' first four bytes side by side. */
+  const __m256i bytes
+      = _mm256_setr_epi8 (0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+          -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i halves = _mm256_setr_epi32 (0, 4, 0, 0, 0, 0, 0, 0);
+  __m256i sums = _mm256_setzero_si256 ();
+  gint16 rest[8];
+  gint32 lanes[8], sum = 0;
+  guint i, k;
+
+  for (i = 0; i + 8 <= n; i += 8) {
+    __m256i q = quantise_input8_avx2 (x + i);
+
+    sums = _mm256_add_epi32 (sums, q);
+    q = _mm256_permutevar8x32_epi32 (_mm256_shuffle_epi8 (q, bytes), halves);
+    _mm_storel_epi64 ((__m128i *) (xs + i), _mm256_castsi256_si128 (q));
+  }
+  _mm256_storeu_si256 ((__m256i *) lanes, sums);
+  for (k = 0; k < 8; k++)
+    sum += lanes[k];
+  if (i < n) {
+    quantise_inputs (x + i, n - i, rest);
+    for (k = 0; k < n - i; k++) {
+      xs[i + k] = (gint8) rest[k];
+      sum += rest[k];
+    }
+  }
+  for (k = n; k % DSP_VNNI_COLS != 0; k++)
+    xs[k] = 0;
+  return sum * 128;
+}
+
+/* The VNNI kernel on the float inputs @input. */
+static void
+gemv_s8x8_vnni (const DspMatrix *matrix, const gfloat *input,
+    const gfloat *bias, gfloat *output)
+{
+  gint8 xs[DSP_MATRIX_MAX_S8X8_COLS + DSP_VNNI_COLS];
+  gint32 excess = quantise_inputs_s8_avx2 (input, matrix->cols, xs);
+
+  if (cpu_kernels ()->avx_vnni)
+    gemv_s8x8_avx_vnni (matrix, xs, excess, bias, output);
+  else
+    gemv_s8x8_avx512_vnni (matrix, xs, excess, bias, output);
+}
 #endif
 
 /* The inputs are quantised once, on the stack (at most
- * DSP_MATRIX_MAX_S8X8_COLS x 2 bytes: 2 KiB), then every row reads them. */
+ * DSP_MATRIX_MAX_S8X8_COLS x 3 bytes: 3 KiB), then every row reads them. */
 static void
 gemv_s8x8 (const DspMatrix *matrix, const gfloat *input, const gfloat *bias,
-    gfloat *output, gboolean avx2)
+    gfloat *output, DspKernels kernels)
 {
   gint16 xq[DSP_MATRIX_MAX_S8X8_COLS];
 
   g_return_if_fail (matrix->cols <= DSP_MATRIX_MAX_S8X8_COLS);
 
+#ifdef DSP_DENSE_AVX2
+  if (kernels == DSP_KERNELS_VNNI && matrix->vnni != NULL) {
+    gemv_s8x8_vnni (matrix, input, bias, output);
+    return;
+  }
+#endif
   quantise_inputs (input, matrix->cols, xq);
 #ifdef DSP_DENSE_AVX2
-  if (avx2) {
+  if (kernels >= DSP_KERNELS_AVX2) {
     gemv_s8x8_avx2 (matrix, xq, bias, output);
     return;
   }
 #else
-  (void) avx2;
+  (void) kernels;
 #endif
   gemv_s8x8_rows (matrix, xq, bias, output, 0);
 }
 
-static gint portable_only = 0;
+static gint kernel_limit = DSP_KERNELS_VNNI;
 
 /**
- * dsp_dense_set_portable_only:
- * @portable_only: TRUE to use the portable kernels even where AVX2 exists
+ * dsp_dense_set_kernel_limit:
+ * @limit: the last kernel family to use, even where the CPU has a later one
  *
- * For tests and benchmarks: the two kernel copies give identical results,
- * and this is how a test shows it. Thread-safe; takes effect at the next
- * call.
+ * For tests and benchmarks: every kernel family gives the same results,
+ * and this is how a test shows it (%DSP_KERNELS_PORTABLE runs the portable
+ * kernels alone; %DSP_KERNELS_VNNI, the default, whatever the CPU has).
+ * The GRU's and the pitch search's kernels follow it too. Thread-safe;
+ * takes effect at the next call.
  */
 void
-dsp_dense_set_portable_only (gboolean portable)
+dsp_dense_set_kernel_limit (DspKernels limit)
 {
-  g_atomic_int_set (&portable_only, portable ? 1 : 0);
+  g_return_if_fail (limit <= DSP_KERNELS_VNNI);
+
+  g_atomic_int_set (&kernel_limit, limit);
 }
 
 /**
- * dsp_dense_get_portable_only:
+ * dsp_dense_get_kernels:
  *
- * Returns: TRUE while dsp_dense_set_portable_only() holds the portable
- *   kernels (the pitch search's dot product follows it too).
+ * Returns: the kernel family the next calls run: the last one the CPU has,
+ *   within dsp_dense_set_kernel_limit()'s limit.
  */
-gboolean
-dsp_dense_get_portable_only (void)
+DspKernels
+dsp_dense_get_kernels (void)
 {
-  return g_atomic_int_get (&portable_only) != 0;
+  DspKernels limit = (DspKernels) g_atomic_int_get (&kernel_limit);
+
+  return MIN (cpu_kernels ()->kernels, limit);
+}
+
+/**
+ * dsp_kernels_name:
+ * @kernels: a kernel family.
+ *
+ * Returns: (transfer none): a static name ("portable", "avx2", "vnni"), or
+ *   "unknown".
+ */
+const gchar *
+dsp_kernels_name (DspKernels kernels)
+{
+  switch (kernels) {
+    case DSP_KERNELS_PORTABLE:
+      return "portable";
+    case DSP_KERNELS_AVX2:
+      return "avx2";
+    case DSP_KERNELS_VNNI:
+      return "vnni";
+    default:
+      return "unknown";
+  }
+}
+
+/**
+ * dsp_matrix_vnni_size:
+ * @type: the matrix's weight type.
+ * @rows: its rows.
+ * @cols: its columns.
+ *
+ * Returns: the bytes dsp_matrix_pack_vnni() writes for such a matrix: 0
+ *   unless it is int8x8 and this CPU has VNNI (the other kernels read the
+ *   weights as they are).
+ */
+gsize
+dsp_matrix_vnni_size (DspWeightType type, guint rows, guint cols)
+{
+#ifdef DSP_DENSE_AVX2
+  if (type == DSP_WEIGHT_S8X8 && cpu_kernels ()->kernels == DSP_KERNELS_VNNI)
+    return (gsize) vnni_blocks (rows) * vnni_groups (cols) * DSP_VNNI_GROUP;
+#else
+  (void) type;
+  (void) rows;
+  (void) cols;
+#endif
+  return 0;
+}
+
+/**
+ * dsp_matrix_pack_vnni:
+ * @matrix: an int8x8 matrix; its @vnni is set to @packed
+ * @packed: dsp_matrix_vnni_size() bytes, written; owned by the caller,
+ *   who keeps it alive as long as the matrix's other arrays
+ *
+ * Lays the weights out for the VNNI kernel (dsp_dense.c), which then
+ * multiplies the matrix, with the same results. Does nothing where
+ * dsp_matrix_vnni_size() is 0.
+ */
+void
+dsp_matrix_pack_vnni (DspMatrix *matrix, guint8 *packed)
+{
+#ifdef DSP_DENSE_AVX2
+  gsize size = dsp_matrix_vnni_size (matrix->type, matrix->rows, matrix->cols),
+        at;
+  guint r, c;
+
+  if (size == 0)
+    return;
+  /* Zero weights, flipped, everywhere the matrix has none. */
+  memset (packed, 0x80, size);
+  for (r = 0; r < matrix->rows; r++) {
+    for (c = 0; c < matrix->cols; c++) {
+      at = ((gsize) (r / DSP_VNNI_ROWS) * vnni_groups (matrix->cols)
+               + c / DSP_VNNI_COLS)
+              * DSP_VNNI_GROUP
+          + (r % DSP_VNNI_ROWS) * DSP_VNNI_COLS + c % DSP_VNNI_COLS;
+      packed[at] = (guint8) matrix->s8[(gsize) r * matrix->cols + c] ^ 0x80;
+    }
+  }
+  matrix->vnni = packed;
+#else
+  (void) matrix;
+  (void) packed;
+#endif
 }
 
 /**
@@ -486,26 +843,24 @@ dsp_dense_get_portable_only (void)
  * @bias: (nullable): rows values added to the product
  * @output: rows values
  *
- * output = matrix * input (+ bias). Uses AVX2 where the CPU has it, with
- * results identical to the portable code. Never allocates.
+ * output = matrix * input (+ bias). Uses AVX2 (and VNNI for int8x8) where
+ * the CPU has it, with results identical to the portable code. Never
+ * allocates.
  */
 void
 dsp_matrix_gemv (const DspMatrix *matrix, const gfloat *input,
     const gfloat *bias, gfloat *output)
 {
-  gboolean avx2 = FALSE;
+  DspKernels kernels = dsp_dense_get_kernels ();
   guint r;
 
-#ifdef DSP_DENSE_AVX2
-  avx2 = __builtin_cpu_supports ("avx2") && !dsp_dense_get_portable_only ();
-#endif
   if (matrix->type == DSP_WEIGHT_S8X8) {
     /* Adds the bias itself, where the outputs are still in registers. */
-    gemv_s8x8 (matrix, input, bias, output, avx2);
+    gemv_s8x8 (matrix, input, bias, output, kernels);
     return;
   }
 #ifdef DSP_DENSE_AVX2
-  if (avx2)
+  if (kernels >= DSP_KERNELS_AVX2)
     gemv_avx2 (matrix, input, output);
   else
 #endif

@@ -68,6 +68,9 @@ dsp_weight_type_is_s8 (DspWeightType type)
  * @s8: (nullable): @rows x @cols int8 values, row-major, when @type is
  *   %DSP_WEIGHT_S8 or %DSP_WEIGHT_S8X8.
  * @scale: (nullable): @rows floats, with the int8 types.
+ * @vnni: (nullable): the %DSP_WEIGHT_S8X8 weights again, laid out for the
+ *   VNNI kernel by dsp_matrix_pack_vnni(); without them that kernel is
+ *   not used.
  *
  * A borrowed, read-only view of a weight matrix: a plain value type that
  * owns nothing, so it has no _new or _free. Whoever fills it keeps the
@@ -81,6 +84,7 @@ typedef struct
   const gfloat *f32;
   const gint8 *s8;
   const gfloat *scale;
+  const guint8 *vnni;
 } DspMatrix;
 
 /**
@@ -107,9 +111,32 @@ typedef struct
  * DSP_MODEL_MAX_LAYER_SIZE inputs. */
 #define DSP_MATRIX_MAX_S8X8_COLS 1024
 
-void dsp_dense_set_portable_only (gboolean portable);
+/**
+ * DspKernels:
+ * @DSP_KERNELS_PORTABLE: plain C (GCC vectors: SSE2 or NEON).
+ * @DSP_KERNELS_AVX2: AVX2 copies of the matrix, GRU and pitch kernels.
+ * @DSP_KERNELS_VNNI: AVX2, and int8x8 matrices multiplied with the VNNI
+ *   byte dot product (AVX-VNNI, or AVX512-VNNI with AVX512VL).
+ *
+ * The kernel families, in order: each machine runs the last one its CPU
+ * has. All give the same bits (dsp_dense.c).
+ */
+typedef enum
+{
+  DSP_KERNELS_PORTABLE = 0,
+  DSP_KERNELS_AVX2 = 1,
+  DSP_KERNELS_VNNI = 2,
+} DspKernels;
 
-gboolean dsp_dense_get_portable_only (void);
+void dsp_dense_set_kernel_limit (DspKernels limit);
+
+DspKernels dsp_dense_get_kernels (void);
+
+const gchar *dsp_kernels_name (DspKernels kernels);
+
+gsize dsp_matrix_vnni_size (DspWeightType type, guint rows, guint cols);
+
+void dsp_matrix_pack_vnni (DspMatrix *matrix, guint8 *packed);
 
 void dsp_matrix_gemv (const DspMatrix *matrix, const gfloat *input,
     const gfloat *bias, gfloat *output);

@@ -17,7 +17,7 @@
 
 /* x86-64 builds also update eight units at a time with AVX2, chosen at run
  * time (and turned off with the dense kernels by
- * dsp_dense_set_portable_only()). Every operation is elementwise IEEE
+ * dsp_dense_set_kernel_limit()). Every operation is elementwise IEEE
  * arithmetic, the same as dsp_tanh4() and dsp_sigmoid4() do lane by lane,
  * so eight lanes, four and one give the same bits. */
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -120,7 +120,7 @@ dsp_gru_step (const DspCell *cell, const gfloat *input, gfloat *hidden,
      * the same operations, so the same bits. */
     i = 0;
 #ifdef DSP_GRU_AVX2
-    if (__builtin_cpu_supports ("avx2") && !dsp_dense_get_portable_only ())
+    if (dsp_dense_get_kernels () >= DSP_KERNELS_AVX2)
       i = update_units_avx2 (gi, gh, h, n_hid);
 #endif
     for (; i + 4 <= n_hid; i += 4) {

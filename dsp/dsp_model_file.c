@@ -318,13 +318,35 @@ init_matrix (DspMatrix *m, DspWeightType type, guint rows, guint cols,
   m->f32 = type == DSP_WEIGHT_F32 ? f32 : NULL;
   m->s8 = dsp_weight_type_is_s8 (type) ? s8 : NULL;
   m->scale = dsp_weight_type_is_s8 (type) ? scale : NULL;
+  m->vnni = NULL;
+}
+
+/* Where the next layer's arrays go in the model's weight block. */
+typedef struct
+{
+  gfloat *floats;
+  gint8 *s8;
+  guint8 *vnni;
+} WeightCursor;
+
+/* Lays @m out for the VNNI kernel at @at's next bytes, if this CPU has
+ * one (the view then points there too). */
+static void
+pack_matrix (DspMatrix *m, WeightCursor *at)
+{
+  gsize size = dsp_matrix_vnni_size (m->type, m->rows, m->cols);
+
+  if (size == 0)
+    return;
+  dsp_matrix_pack_vnni (m, at->vnni);
+  at->vnni += size;
 }
 
 /* Copies a checked layer's blobs into the model's block and makes its views
- * (and cell). floats and s8 advance past what the layer used. */
+ * (and cell). @at advances past what the layer used. */
 static gboolean
 load_layer (DspModel *model, const Reader *rd, const LayerRecord *rec,
-    guint index, gfloat **floats, gint8 **s8, GError **error)
+    guint index, WeightCursor *at, GError **error)
 {
   DspModelLayer *layer = &model->layers[index];
   guint n_in = rec->info.input_size;
@@ -336,27 +358,27 @@ load_layer (DspModel *model, const Reader *rd, const LayerRecord *rec,
   layer->info = rec->info;
 
   if (dsp_weight_type_is_s8 (wt)) {
-    weights_s8 = *s8;
+    weights_s8 = at->s8;
     memcpy (weights_s8, rd->data + rec->blobs[BLOB_WEIGHTS].offset,
         rec->weight_values);
-    *s8 += rec->weight_values;
-    scales = *floats;
+    at->s8 += rec->weight_values;
+    scales = at->floats;
     if (!copy_floats (rd, rec->blobs[BLOB_SCALES].offset, rec->weight_rows,
             scales, index, "scales", error))
       return FALSE;
-    *floats += rec->weight_rows;
+    at->floats += rec->weight_rows;
   } else {
-    weights_f32 = *floats;
+    weights_f32 = at->floats;
     if (!copy_floats (rd, rec->blobs[BLOB_WEIGHTS].offset, rec->weight_values,
             weights_f32, index, "weights", error))
       return FALSE;
-    *floats += rec->weight_values;
+    at->floats += rec->weight_values;
   }
-  bias = *floats;
+  bias = at->floats;
   if (!copy_floats (rd, rec->blobs[BLOB_BIAS].offset, rec->n_bias, bias, index,
           "bias", error))
     return FALSE;
-  *floats += rec->n_bias;
+  at->floats += rec->n_bias;
 
   if (rec->info.kind == DSP_LAYER_DENSE) {
     layer->dense.input_size = n_in;
@@ -364,6 +386,7 @@ load_layer (DspModel *model, const Reader *rd, const LayerRecord *rec,
     layer->dense.activation = rec->info.activation;
     init_matrix (&layer->dense.weights, wt, n_out, n_in, weights_f32,
         weights_s8, scales);
+    pack_matrix (&layer->dense.weights, at);
     layer->dense.bias = bias;
   } else {
     gsize ih_values = 3 * (gsize) n_out * n_in;
@@ -378,6 +401,9 @@ load_layer (DspModel *model, const Reader *rd, const LayerRecord *rec,
         scales ? scales + 3 * n_out : NULL);
     layer->gru.b_ih = bias;
     layer->gru.b_hh = bias + 3 * n_out;
+    pack_matrix (&layer->gru.w_ih, at);
+    pack_matrix (&layer->gru.w_hh, at);
+    /* After the packing: the cell copies the views. */
     layer->cell = dsp_gru_new (&layer->gru);
   }
   return TRUE;
@@ -608,12 +634,28 @@ check_frame_config (const DspFrameConfig *cfg, GError **error)
   return TRUE;
 }
 
-/* Value counts of the weight block: floats, then int8 values. */
+/* Value counts of the weight block: floats, then int8 values, then the
+ * int8x8 weights again in the VNNI kernel's layout (none where the CPU has
+ * no VNNI). */
 typedef struct
 {
   guint64 n_floats;
   guint64 n_s8;
+  guint64 n_vnni;
 } WeightCounts;
+
+/* The bytes the VNNI layout of a layer's matrices takes (a GRU has two:
+ * its input and its recurrent weights). */
+static gsize
+layer_vnni_size (const DspLayerInfo *info)
+{
+  guint n_out = info->output_size;
+
+  if (info->kind == DSP_LAYER_DENSE)
+    return dsp_matrix_vnni_size (info->weight_type, n_out, info->input_size);
+  return dsp_matrix_vnni_size (info->weight_type, 3 * n_out, info->input_size)
+      + dsp_matrix_vnni_size (info->weight_type, 3 * n_out, n_out);
+}
 
 /* Checks every record (sizes, chaining, blob bounds) before any
  * allocation that depends on them; numbers the GRU layers. */
@@ -644,6 +686,7 @@ parse_records (DspModel *model, const Reader *rd, const LayerTable *table,
       model->gru_hidden[model->n_gru++] = rec->info.output_size;
     }
     counts->n_floats += rec->n_bias;
+    counts->n_vnni += layer_vnni_size (&rec->info);
     if (dsp_weight_type_is_s8 (rec->info.weight_type)) {
       counts->n_s8 += rec->weight_values;
       counts->n_floats += rec->weight_rows;
@@ -661,7 +704,8 @@ parse_records (DspModel *model, const Reader *rd, const LayerTable *table,
     return FALSE;
   }
   /* Overlapping blobs could make the weights larger than the file; the
-   * allocation is never more than the data section. */
+   * allocation is never more than the data section, plus the VNNI layout's
+   * copy of the int8x8 weights (their size, padded). */
   if (blob_bytes > table->data_end - table->table_end) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
         "layer blobs total %" G_GUINT64_FORMAT " bytes, the data section "
@@ -677,22 +721,22 @@ static gboolean
 load_weights (DspModel *model, const Reader *rd, const LayerRecord *recs,
     const WeightCounts *counts, GError **error)
 {
-  gfloat *floats;
-  gint8 *s8;
+  guint64 bytes
+      = counts->n_floats * sizeof (gfloat) + counts->n_s8 + counts->n_vnni;
+  WeightCursor at;
   guint i;
 
-  model->data
-      = g_try_malloc (counts->n_floats * sizeof (gfloat) + counts->n_s8);
+  model->data = g_try_malloc (bytes);
   if (model->data == NULL) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_INVALID,
-        "cannot allocate %" G_GUINT64_FORMAT " bytes of weights",
-        counts->n_floats * sizeof (gfloat) + counts->n_s8);
+        "cannot allocate %" G_GUINT64_FORMAT " bytes of weights", bytes);
     return FALSE;
   }
-  floats = model->data;
-  s8 = (gint8 *) (floats + counts->n_floats);
+  at.floats = model->data;
+  at.s8 = (gint8 *) (at.floats + counts->n_floats);
+  at.vnni = (guint8 *) (at.s8 + counts->n_s8);
   for (i = 0; i < model->n_layers; i++)
-    if (!load_layer (model, rd, &recs[i], i, &floats, &s8, error))
+    if (!load_layer (model, rd, &recs[i], i, &at, error))
       return FALSE;
   return TRUE;
 }
@@ -721,7 +765,7 @@ lay_out_outputs (DspModel *model)
 static DspModel *
 parse_model (const Reader *rd, GError **error)
 {
-  WeightCounts counts = { 0, 0 };
+  WeightCounts counts = { 0, 0, 0 };
   DspModel *model = NULL;
   LayerRecord *recs = NULL;
   LayerTable table;

@@ -8,7 +8,7 @@
 
 /* x86-64 builds carry an AVX2 copy of the dot product, chosen at run time,
  * with the same additions in the same order (dsp_dense.c does the same for
- * the network's kernels, and dsp_dense_set_portable_only() turns both
+ * the network's kernels, and dsp_dense_set_kernel_limit() turns both
  * off). */
 #if defined(__GNUC__) && defined(__x86_64__)
 #define DSP_PITCH_AVX2 1
@@ -223,7 +223,7 @@ static gfloat
 dot (const gfloat *a, const gfloat *b, guint len)
 {
 #ifdef DSP_PITCH_AVX2
-  if (__builtin_cpu_supports ("avx2") && !dsp_dense_get_portable_only ())
+  if (dsp_dense_get_kernels () >= DSP_KERNELS_AVX2)
     return dot_avx2 (a, b, len);
 #endif
   return dot_portable (a, b, len);

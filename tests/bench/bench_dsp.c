@@ -43,6 +43,7 @@
 #include <speex/speex_preprocess.h>
 #endif
 
+#include "dsp/dsp_dense.h"
 #include "dsp/dsp_features.h"
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_level.h"
@@ -408,6 +409,28 @@ stage_synthesis (gpointer data, guint f)
   dsp_stft_synthesize (d->stft, d->spectra + (gsize) f * d->bins * 2, out);
 }
 
+/* The model's network stage again with each kernel family below the one
+ * the CPU runs (network_LABEL_avx2_ns_per_frame, ..._portable_...): what
+ * the VNNI and AVX2 kernels save, in the same run. */
+static void
+bench_network_kernels (const BenchModel *model, StageData *d, gsize state,
+    guint n_frames)
+{
+  gint best = dsp_dense_get_kernels (), limit;
+  gchar *name;
+
+  d->model = model->model;
+  for (limit = best - 1; limit >= DSP_KERNELS_PORTABLE; limit--) {
+    dsp_dense_set_kernel_limit (limit);
+    memset (d->hidden, 0, state * sizeof (gfloat));
+    name = g_strdup_printf ("network_%s_%s_ns_per_frame", model->label,
+        dsp_kernels_name (limit));
+    print_figure (name, time_stage (stage_network, d, n_frames), "ns");
+    g_free (name);
+  }
+  dsp_dense_set_kernel_limit (DSP_KERNELS_VNNI);
+}
+
 /* Per-stage cost on one channel, each stage timed on its own (median of
  * REPEATS passes after a warm-up pass); the network stage for each of the
  * @n_models models, the model first, on the model's features. */
@@ -459,6 +482,7 @@ bench_stages (const BenchModel *models, guint n_models, const gfloat *x,
     print_figure (name, time_stage (stage_network, &d, n_frames), "ns");
     g_free (name);
   }
+  bench_network_kernels (&models[0], &d, state, n_frames);
   print_figure ("gains_ns_per_frame", time_stage (stage_gains, &d, n_frames),
       "ns");
   print_figure ("synthesis_ns_per_frame",
@@ -480,6 +504,7 @@ bench_stages (const BenchModel *models, guint n_models, const gfloat *x,
 typedef struct
 {
   const gchar *label;
+  DspKernels kernels; /* the limit its runs are timed under */
   DspProcessor *processor;
   const RnnStateDescriptor *desc; /* borrowed from the processor's slot */
   gboolean side_linked;
@@ -490,11 +515,12 @@ typedef struct
 
 static void
 stream_run_init (StreamRun *run, DspModel *model, const gchar *label,
-    gboolean side_linked, guint n_samples)
+    gboolean side_linked, DspKernels kernels, guint n_samples)
 {
   RnnStateSlot *slot;
 
   run->label = label;
+  run->kernels = kernels;
   run->processor = dsp_processor_new (model, 1, NULL);
   slot = dsp_processor_get_slot (run->processor);
   run->desc = rnn_state_slot_get_descriptor (slot);
@@ -508,14 +534,18 @@ stream_run_init (StreamRun *run, DspModel *model, const gchar *label,
 static gdouble
 stream_run_once (StreamRun *run, const gfloat *x, guint n_samples)
 {
-  gdouble t0 = cpu_seconds ();
+  gdouble t0, cpu;
   guint done;
 
+  dsp_dense_set_kernel_limit (run->kernels);
+  t0 = cpu_seconds ();
   for (done = 0; done + hop <= n_samples; done += hop)
     dsp_processor_process (run->processor, x + done, run->y + done, hop,
         run->side_linked ? run->desc : NULL,
         run->side_linked ? run->side : NULL, run->side_size, NULL);
-  return cpu_seconds () - t0;
+  cpu = cpu_seconds () - t0;
+  dsp_dense_set_kernel_limit (DSP_KERNELS_VNNI);
+  return cpu;
 }
 
 /* Prints the run's figures from the median CPU time of its runs. */
@@ -576,13 +606,15 @@ speex_run_once (SpeexPreprocessState *st, const gfloat *x, guint n_samples)
 }
 #endif
 
-/* Stream runs: each of two models with the side pad linked, and the model
- * with it unlinked. */
-#define MAX_RUNS 3
+/* Stream runs: each of two models with the side pad linked, the model
+ * with it unlinked, and the model on the AVX2 kernels where the CPU has
+ * VNNI. */
+#define MAX_RUNS 4
 
 /* Each of the @n_models models with the state side pad linked, the model
- * with it unlinked, and speexdsp, taking turns: a warm-up run each, then
- * REPEATS timed rounds; medians. */
+ * with it unlinked, the model linked on the AVX2 kernels (LABEL_avx2) if
+ * the CPU has later ones, and speexdsp, taking turns: a warm-up run each,
+ * then REPEATS timed rounds; medians. */
 static void
 bench_streams (const BenchModel *models, guint n_models, const gfloat *x,
     guint n)
@@ -590,7 +622,8 @@ bench_streams (const BenchModel *models, guint n_models, const gfloat *x,
   StreamRun runs[MAX_RUNS];
   gdouble cpu[MAX_RUNS][REPEATS], med[MAX_RUNS];
   guint n_runs = n_models + 1, k, r;
-  gchar *unlinked;
+  gchar *unlinked, *avx2;
+  DspKernels best = dsp_dense_get_kernels ();
 #ifdef HAVE_SPEEXDSP
   SpeexPreprocessState *st
       = speex_preprocess_state_init ((gint) hop, (gint) rate);
@@ -604,9 +637,13 @@ bench_streams (const BenchModel *models, guint n_models, const gfloat *x,
 #endif
 
   for (k = 0; k < n_models; k++)
-    stream_run_init (&runs[k], models[k].model, models[k].label, TRUE, n);
+    stream_run_init (&runs[k], models[k].model, models[k].label, TRUE, best, n);
   unlinked = g_strconcat (models[0].label, "_unlinked", NULL);
-  stream_run_init (&runs[n_models], models[0].model, unlinked, FALSE, n);
+  stream_run_init (&runs[n_models], models[0].model, unlinked, FALSE, best, n);
+  avx2 = g_strconcat (models[0].label, "_avx2", NULL);
+  if (best > DSP_KERNELS_AVX2)
+    stream_run_init (&runs[n_runs++], models[0].model, avx2, TRUE,
+        DSP_KERNELS_AVX2, n);
   for (k = 0; k < n_runs; k++)
     stream_run_once (&runs[k], x, n);
   for (r = 0; r < REPEATS; r++) {
@@ -619,22 +656,26 @@ bench_streams (const BenchModel *models, guint n_models, const gfloat *x,
   for (k = 0; k < n_runs; k++) {
     med[k] = median (cpu[k], REPEATS);
     stream_run_report (&runs[k], med[k], n);
-    stream_run_clear (&runs[k]);
   }
-  g_free (unlinked);
 #ifdef HAVE_SPEEXDSP
   speex_rtf = median (speex_cpu, REPEATS) / audio;
   speex_preprocess_state_destroy (st);
   print_figure ("speexdsp_realtime_factor", speex_rtf, "cpu_s/audio_s");
   print_figure ("speexdsp_speed", 1.0 / speex_rtf, "x_realtime");
-  for (k = 0; k < n_models; k++) {
-    name = g_strdup_printf ("ratio_%s_over_speexdsp_cpu", models[k].label);
+  for (k = 0; k < n_runs; k++) {
+    if (k == n_models)
+      continue; /* the unlinked run */
+    name = g_strdup_printf ("ratio_%s_over_speexdsp_cpu", runs[k].label);
     print_figure (name, med[k] / audio / speex_rtf, "ratio");
     g_free (name);
   }
 #else
   (void) med;
 #endif
+  for (k = 0; k < n_runs; k++)
+    stream_run_clear (&runs[k]);
+  g_free (unlinked);
+  g_free (avx2);
 }
 
 int
@@ -658,6 +699,7 @@ main (int argc, char **argv)
     print_model_line ("other", &models[1]);
   else
     printf ("# other: none\n");
+  printf ("# kernels: %s\n", dsp_kernels_name (dsp_dense_get_kernels ()));
   print_figure ("sample_rate", rate, "Hz");
   print_figure ("audio_seconds", n / (gdouble) rate, "s");
   print_figure ("repeats", REPEATS, "runs (figures are medians)");

@@ -87,8 +87,8 @@ run_gru (DspWeightType type, const gchar *expected, gfloat tol)
 
   w.input_size = GRU_IN;
   w.hidden_size = GRU_HID;
-  w.w_ih = (DspMatrix){ type, 3 * GRU_HID, GRU_IN, w_ih, q_ih, s_ih };
-  w.w_hh = (DspMatrix){ type, 3 * GRU_HID, GRU_HID, w_hh, q_hh, s_hh };
+  w.w_ih = (DspMatrix){ type, 3 * GRU_HID, GRU_IN, w_ih, q_ih, s_ih, NULL };
+  w.w_hh = (DspMatrix){ type, 3 * GRU_HID, GRU_HID, w_hh, q_hh, s_hh, NULL };
   w.b_ih = b_ih;
   w.b_hh = b_hh;
   cell = dsp_gru_new (&w);
@@ -153,9 +153,10 @@ START_TEST (test_gru_batch_rows_independent)
 
   w.input_size = GRU_IN;
   w.hidden_size = GRU_HID;
-  w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * GRU_HID, GRU_IN, w_ih, NULL, NULL };
-  w.w_hh
-      = (DspMatrix){ DSP_WEIGHT_F32, 3 * GRU_HID, GRU_HID, w_hh, NULL, NULL };
+  w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * GRU_HID, GRU_IN, w_ih, NULL, NULL,
+    NULL };
+  w.w_hh = (DspMatrix){ DSP_WEIGHT_F32, 3 * GRU_HID, GRU_HID, w_hh, NULL, NULL,
+    NULL };
   w.b_ih = b_ih;
   w.b_hh = b_hh;
   cell = dsp_gru_new (&w);
@@ -200,8 +201,9 @@ START_TEST (test_gru_update_kernels_identical)
 
     w.input_size = 5;
     w.hidden_size = hid;
-    w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, 5, w_ih, NULL, NULL };
-    w.w_hh = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, hid, w_hh, NULL, NULL };
+    w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, 5, w_ih, NULL, NULL, NULL };
+    w.w_hh
+        = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, hid, w_hh, NULL, NULL, NULL };
     w.b_ih = b_ih;
     w.b_hh = b_hh;
     cell = dsp_gru_new (&w);
@@ -211,9 +213,9 @@ START_TEST (test_gru_update_kernels_identical)
       for (j = 0; j < 5; j++)
         x[j] = (gfloat) g_rand_double_range (rand, -3.0, 3.0);
       dsp_cell_step (cell, x, h_avx, 1, scratch);
-      dsp_dense_set_portable_only (TRUE);
+      dsp_dense_set_kernel_limit (DSP_KERNELS_PORTABLE);
       dsp_cell_step (cell, x, h_portable, 1, scratch);
-      dsp_dense_set_portable_only (FALSE);
+      dsp_dense_set_kernel_limit (DSP_KERNELS_VNNI);
       ck_assert_msg (memcmp (h_avx, h_portable, hid * sizeof (gfloat)) == 0,
           "hidden size %u, step %u", hid, t);
     }
@@ -256,11 +258,12 @@ START_TEST (test_dense_matches_reference)
   dense.activation = activations[_i].activation;
   dense.bias = b;
   dense.weights
-      = (DspMatrix){ DSP_WEIGHT_F32, DENSE_OUT, DENSE_IN, w, NULL, NULL };
+      = (DspMatrix){ DSP_WEIGHT_F32, DENSE_OUT, DENSE_IN, w, NULL, NULL, NULL };
   dsp_dense_forward (&dense, x, y, BATCH);
   assert_close (y, want, BATCH * DENSE_OUT, MODEL_HELPER_REF_TOLERANCE, name);
 
-  dense.weights = (DspMatrix){ DSP_WEIGHT_S8, DENSE_OUT, DENSE_IN, NULL, q, s };
+  dense.weights
+      = (DspMatrix){ DSP_WEIGHT_S8, DENSE_OUT, DENSE_IN, NULL, q, s, NULL };
   dsp_dense_forward (&dense, x, y, BATCH);
   assert_close (y, want_s8, BATCH * DENSE_OUT, MODEL_HELPER_REF_TOLERANCE,
       name_s8);
@@ -287,7 +290,7 @@ START_TEST (test_gemv_lengths)
   guint n, j;
 
   for (n = 1; n <= 40; n++) {
-    DspMatrix m = { DSP_WEIGHT_F32, 2, n, w, NULL, NULL };
+    DspMatrix m = { DSP_WEIGHT_F32, 2, n, w, NULL, NULL, NULL };
     gdouble want0 = 0.0, want1 = 0.0;
 
     for (j = 0; j < 2 * n; j++) {
@@ -302,7 +305,7 @@ START_TEST (test_gemv_lengths)
     dsp_matrix_gemv (&m, x, NULL, y);
     ck_assert_float_eq_tol (y[0], want0, 1e-4);
     ck_assert_float_eq_tol (y[1], want1, 1e-4);
-    m = (DspMatrix){ DSP_WEIGHT_S8, 2, n, NULL, q, scale };
+    m = (DspMatrix){ DSP_WEIGHT_S8, 2, n, NULL, q, scale, NULL };
     dsp_matrix_gemv (&m, x, NULL, y);
     ck_assert_float_eq_tol (y[0], want0 * 0.5, 1e-4);
     ck_assert_float_eq_tol (y[1], want1 * 0.25, 1e-4);
@@ -341,26 +344,43 @@ START_TEST (test_activation_limits)
 }
 END_TEST
 
-/* @m times @x plus @bias through the AVX2 kernels and through the portable
- * ones: the same bits. */
+/* Packs an int8x8 @m for the VNNI kernel where this CPU has one; returns
+ * the packed weights to free after @m's last use (NULL elsewhere). */
+static guint8 *
+pack_vnni (DspMatrix *m)
+{
+  gsize size = dsp_matrix_vnni_size (m->type, m->rows, m->cols);
+  guint8 *packed = size > 0 ? g_malloc (size) : NULL;
+
+  if (packed != NULL)
+    dsp_matrix_pack_vnni (m, packed);
+  return packed;
+}
+
+/* @m times @x plus @bias through each kernel family this CPU has (VNNI,
+ * AVX2, portable): the same bits. */
 static void
 assert_kernels_agree (const DspMatrix *m, const gfloat *x, const gfloat *bias)
 {
-  gfloat a[64] = { 0 }, b[64] = { 0 };
+  gfloat want[64] = { 0 }, got[64] = { 0 };
+  gint limit;
 
-  ck_assert_uint_le (m->rows, G_N_ELEMENTS (a));
-  dsp_dense_set_portable_only (FALSE);
-  dsp_matrix_gemv (m, x, bias, a);
-  dsp_dense_set_portable_only (TRUE);
-  dsp_matrix_gemv (m, x, bias, b);
-  dsp_dense_set_portable_only (FALSE);
-  ck_assert_msg (memcmp (a, b, sizeof (a)) == 0, "%s, %u x %u",
-      dsp_weight_type_name (m->type), m->rows, m->cols);
+  ck_assert_uint_le (m->rows, G_N_ELEMENTS (want));
+  dsp_dense_set_kernel_limit (DSP_KERNELS_PORTABLE);
+  dsp_matrix_gemv (m, x, bias, want);
+  for (limit = DSP_KERNELS_VNNI; limit > DSP_KERNELS_PORTABLE; limit--) {
+    dsp_dense_set_kernel_limit (limit);
+    dsp_matrix_gemv (m, x, bias, got);
+    ck_assert_msg (memcmp (want, got, sizeof (want)) == 0, "%s, %u x %u, %s",
+        dsp_weight_type_name (m->type), m->rows, m->cols,
+        dsp_kernels_name (dsp_dense_get_kernels ()));
+  }
+  dsp_dense_set_kernel_limit (DSP_KERNELS_VNNI);
 }
 
-/* The AVX2 and the portable kernels give the same bits, for float, int8 and
- * int8x8 weights, at every length (tails included), on 64 rows and on 63 (the
- * AVX2 kernels' groups of four rows and the rows after them). */
+/* The VNNI, AVX2 and portable kernels give the same bits, for float, int8
+ * and int8x8 weights, at every length (tails included), on 64 rows and on 63
+ * (the vector kernels' groups of four rows and the rows after them). */
 START_TEST (test_kernels_identical)
 {
   GRand *rand = g_rand_new_with_seed (99);
@@ -380,13 +400,17 @@ START_TEST (test_kernels_identical)
   }
   for (cols = 1; cols <= 67; cols++) {
     for (rows = 63; rows <= 64; rows++) {
-      DspMatrix f32 = { DSP_WEIGHT_F32, rows, cols, w, NULL, NULL };
-      DspMatrix s8 = { DSP_WEIGHT_S8, rows, cols, NULL, q, scale };
-      DspMatrix s8x8 = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale };
+      DspMatrix f32 = { DSP_WEIGHT_F32, rows, cols, w, NULL, NULL, NULL };
+      DspMatrix s8 = { DSP_WEIGHT_S8, rows, cols, NULL, q, scale, NULL };
+      DspMatrix s8x8 = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale, NULL };
+      guint8 *packed;
 
       assert_kernels_agree (&f32, x, bias);
       assert_kernels_agree (&s8, x, bias);
       assert_kernels_agree (&s8x8, x, bias);
+      packed = pack_vnni (&s8x8);
+      assert_kernels_agree (&s8x8, x, bias);
+      g_free (packed);
     }
   }
   g_rand_free (rand);
@@ -409,7 +433,8 @@ s8x8_input (gfloat x)
  * inputs, scaled as float (sum) * scale * (1 / 127): checked bit for bit
  * against that definition, with inputs beyond +-1, infinities, NaN and
  * values half way between two steps, at lengths 1..67 (the AVX2 kernel's
- * sixteen columns and every tail), on 63 and 64 rows, with both kernels. */
+ * sixteen columns, the VNNI kernel's thirty-two and every tail), on 63 and
+ * 64 rows, with every kernel family the CPU has. */
 START_TEST (test_s8x8_exact)
 {
   static const gfloat special[] = { NAN, INFINITY, -INFINITY, 1.0f, -1.0f, 1.5f,
@@ -417,7 +442,8 @@ START_TEST (test_s8x8_exact)
   GRand *rand = g_rand_new_with_seed (17);
   gfloat x[67], scale[64], got[64];
   gint8 q[64 * 67];
-  guint cols, rows, r, j, portable;
+  guint cols, rows, r, j;
+  gint kernels;
 
   for (j = 0; j < G_N_ELEMENTS (q); j++)
     q[j] = (gint8) g_rand_int_range (rand, -128, 128);
@@ -427,11 +453,12 @@ START_TEST (test_s8x8_exact)
         : (gfloat) g_rand_double_range (rand, -1.2, 1.2);
   for (r = 0; r < 64; r++)
     scale[r] = (gfloat) g_rand_double_range (rand, 0.001, 0.02);
-  for (portable = 0; portable < 2; portable++) {
-    dsp_dense_set_portable_only (portable);
+  for (kernels = DSP_KERNELS_PORTABLE; kernels <= DSP_KERNELS_VNNI; kernels++) {
+    dsp_dense_set_kernel_limit (kernels);
     for (cols = 1; cols <= 67; cols++) {
       for (rows = 63; rows <= 64; rows++) {
-        DspMatrix m = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale };
+        DspMatrix m = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale, NULL };
+        guint8 *packed = pack_vnni (&m);
 
         dsp_matrix_gemv (&m, x, NULL, got);
         for (r = 0; r < rows; r++) {
@@ -444,11 +471,80 @@ START_TEST (test_s8x8_exact)
           ck_assert_msg (memcmp (&got[r], &want, 4) == 0,
               "%u x %u, row %u: %.9g, want %.9g", rows, cols, r, got[r], want);
         }
+        g_free (packed);
       }
     }
   }
-  dsp_dense_set_portable_only (FALSE);
+  dsp_dense_set_kernel_limit (DSP_KERNELS_VNNI);
   g_rand_free (rand);
+}
+END_TEST
+
+/* An int8x8 row's output for its integer sum at scale 1, as
+ * docs/model-format.md defines it. */
+static gfloat
+s8x8_row_output (gint32 sum)
+{
+  return (gfloat) sum * 1.0f * (1.0f / 127.0f);
+}
+
+/* The largest int8x8 sums: DSP_MATRIX_MAX_S8X8_COLS columns of weights at
+ * -128 or 127 times inputs at +-1 (+-127 once quantised), the signs chosen
+ * for the largest sums of either sign, on every kernel family the CPU has:
+ * exact (below 2^24, so the float is the integer), with no overflow where
+ * the VNNI kernel adds 128 to each weight. */
+START_TEST (test_s8x8_extremes)
+{
+  static gint8 q[5 * DSP_MATRIX_MAX_S8X8_COLS];
+  static gfloat x[DSP_MATRIX_MAX_S8X8_COLS];
+  static const gint8 row_weight[5] = { -128, 127, -128, 127, -128 };
+  gfloat scale[5] = { 1.0f, 1.0f, 1.0f, 1.0f, 1.0f }, got[5];
+  DspMatrix m
+      = { DSP_WEIGHT_S8X8, 5, DSP_MATRIX_MAX_S8X8_COLS, NULL, q, scale, NULL };
+  guint8 *packed;
+  gint kernels;
+  guint r, j;
+
+  for (r = 0; r < 5; r++)
+    memset (q + r * DSP_MATRIX_MAX_S8X8_COLS, (guint8) row_weight[r],
+        DSP_MATRIX_MAX_S8X8_COLS);
+  packed = pack_vnni (&m);
+  for (kernels = DSP_KERNELS_PORTABLE; kernels <= DSP_KERNELS_VNNI; kernels++) {
+    dsp_dense_set_kernel_limit (kernels);
+    for (j = 0; j < DSP_MATRIX_MAX_S8X8_COLS; j++)
+      x[j] = -1.0f;
+    dsp_matrix_gemv (&m, x, NULL, got);
+    for (r = 0; r < 5; r++)
+      ck_assert_float_eq (got[r],
+          s8x8_row_output (-127 * row_weight[r] * DSP_MATRIX_MAX_S8X8_COLS));
+    for (j = 0; j < DSP_MATRIX_MAX_S8X8_COLS; j++)
+      x[j] = 1.0f;
+    dsp_matrix_gemv (&m, x, NULL, got);
+    for (r = 0; r < 5; r++)
+      ck_assert_float_eq (got[r],
+          s8x8_row_output (127 * row_weight[r] * DSP_MATRIX_MAX_S8X8_COLS));
+  }
+  dsp_dense_set_kernel_limit (DSP_KERNELS_VNNI);
+  g_free (packed);
+}
+END_TEST
+
+/* The kernel limit caps the family that runs, the CPU's own is the
+ * default, and the families have names. */
+START_TEST (test_kernel_limit)
+{
+  DspKernels best = dsp_dense_get_kernels ();
+  gint limit;
+
+  for (limit = DSP_KERNELS_PORTABLE; limit <= DSP_KERNELS_VNNI; limit++) {
+    dsp_dense_set_kernel_limit (limit);
+    ck_assert_int_eq (dsp_dense_get_kernels (), MIN (limit, (gint) best));
+  }
+  ck_assert_int_eq (dsp_dense_get_kernels (), best);
+  ck_assert_str_eq (dsp_kernels_name (DSP_KERNELS_PORTABLE), "portable");
+  ck_assert_str_eq (dsp_kernels_name (DSP_KERNELS_AVX2), "avx2");
+  ck_assert_str_eq (dsp_kernels_name (DSP_KERNELS_VNNI), "vnni");
+  ck_assert_str_eq (dsp_kernels_name (7), "unknown");
 }
 END_TEST
 
@@ -523,6 +619,8 @@ nnet_suite (void)
   tcase_add_test (tc, test_gemv_lengths);
   tcase_add_test (tc, test_kernels_identical);
   tcase_add_test (tc, test_s8x8_exact);
+  tcase_add_test (tc, test_s8x8_extremes);
+  tcase_add_test (tc, test_kernel_limit);
   suite_add_tcase (s, tc);
 
   tc = tcase_create ("activation");

@@ -213,9 +213,9 @@ START_TEST (test_pitch_incremental_and_kernels_identical)
     dsp_pitch_load_history (reloaded, history);
     dsp_pitch_analyze (reloaded, in, s1);
     dsp_pitch_analyze (skipping, in, t % 3 == 2 ? NULL : s2);
-    dsp_dense_set_portable_only (TRUE);
+    dsp_dense_set_kernel_limit (DSP_KERNELS_PORTABLE);
     dsp_pitch_analyze (portable, in, s3);
-    dsp_dense_set_portable_only (FALSE);
+    dsp_dense_set_kernel_limit (DSP_KERNELS_VNNI);
 
     ck_assert_mem_eq (s0, s1, sizeof (gfloat) * 2 * n_bins);
     ck_assert_mem_eq (s0, s3, sizeof (gfloat) * 2 * n_bins);
