@@ -211,3 +211,18 @@ dsp_gru_new (const DspGruWeights *weights)
 
   return &self->parent;
 }
+
+/**
+ * dsp_gru_get_weights:
+ * @cell: a cell made by dsp_gru_new().
+ *
+ * Returns: (transfer none): the cell's copy of the weight views it was made
+ *   with (the arrays stay the model's).
+ */
+const DspGruWeights *
+dsp_gru_get_weights (const DspCell *cell)
+{
+  g_return_val_if_fail (cell != NULL && cell->klass == &dsp_gru_class, NULL);
+
+  return &((const DspGru *) cell)->weights;
+}

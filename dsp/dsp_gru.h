@@ -37,6 +37,8 @@ typedef struct
 
 DspCell *dsp_gru_new (const DspGruWeights *weights);
 
+const DspGruWeights *dsp_gru_get_weights (const DspCell *cell);
+
 G_END_DECLS
 
 #endif /* DSP_GRU_H */

@@ -52,7 +52,8 @@ struct _DspModel
   gsize hidden_per_row; /* sum of the GRU hidden sizes */
   gsize dense_per_row;  /* sum of the dense output sizes */
   gsize cell_scratch;   /* largest GRU scratch_size */
-  gpointer data;        /* owned: all weights, floats then int8 */
+  gpointer data;        /* owned: all weights, floats then int8, then the
+                         * int8x8 ones packed for the VNNI kernel */
 };
 
 /* Frees @model whatever its reference count: for the loader's failure

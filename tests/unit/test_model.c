@@ -21,6 +21,8 @@
 #include "dsp/dsp_error.h"
 #include "dsp/dsp_frame_config.h"
 #include "dsp/dsp_model.h"
+#include "dsp/dsp_gru.h"
+#include "dsp/dsp_model_private.h"
 #include "tests/unit/model_helper.h"
 
 #define REF_FILE "model_ref.bin"
@@ -176,6 +178,61 @@ fnv1a64 (const guint8 *data, gsize size)
     h = (h ^ data[i]) * G_GUINT64_CONSTANT (1099511628211);
   return h;
 }
+
+/* @m holds the VNNI layout of its weights exactly where this CPU has VNNI
+ * and @m is int8x8, and that layout is dsp_matrix_pack_vnni()'s. */
+static void
+assert_packed_as_cpu (const DspMatrix *m)
+{
+  gsize size = dsp_matrix_vnni_size (m->type, m->rows, m->cols);
+  DspMatrix fresh = *m;
+  guint8 *want;
+
+  if (m->type != DSP_WEIGHT_S8X8
+      || dsp_dense_get_kernels () != DSP_KERNELS_VNNI) {
+    ck_assert_ptr_null (m->vnni);
+    ck_assert_uint_eq (size, 0);
+    return;
+  }
+  ck_assert_ptr_nonnull (m->vnni);
+  want = g_malloc (size);
+  dsp_matrix_pack_vnni (&fresh, want);
+  ck_assert_mem_eq (m->vnni, want, size);
+  g_free (want);
+}
+
+/* The loader packs every int8x8 matrix of a model (the dense layers', and
+ * both of each GRU's, which the GRU cells copy) for the VNNI kernel where
+ * the CPU has it, and no other. */
+START_TEST (test_loader_packs_for_vnni)
+{
+  static const DspWeightType types[]
+      = { DSP_WEIGHT_F32, DSP_WEIGHT_S8, DSP_WEIGHT_S8X8 };
+  guint t, i;
+
+  for (t = 0; t < G_N_ELEMENTS (types); t++) {
+    GBytes *bytes = model_helper_random_model (types[t], 3);
+    g_autoptr (DspModel) model = dsp_model_new_from_bytes (bytes, NULL);
+
+    ck_assert_ptr_nonnull (model);
+    for (i = 0; i < model->n_layers; i++) {
+      const DspModelLayer *layer = &model->layers[i];
+
+      if (layer->info.kind == DSP_LAYER_DENSE) {
+        assert_packed_as_cpu (&layer->dense.weights);
+      } else {
+        const DspGruWeights *cell = dsp_gru_get_weights (layer->cell);
+
+        assert_packed_as_cpu (&layer->gru.w_ih);
+        assert_packed_as_cpu (&layer->gru.w_hh);
+        ck_assert_ptr_eq (cell->w_ih.vnni, layer->gru.w_ih.vnni);
+        ck_assert_ptr_eq (cell->w_hh.vnni, layer->gru.w_hh.vnni);
+      }
+    }
+    g_bytes_unref (bytes);
+  }
+}
+END_TEST
 
 START_TEST (test_accessors)
 {
@@ -1074,6 +1131,7 @@ model_suite (void)
   TCase *tc;
 
   tc = tcase_create ("reference");
+  tcase_add_test (tc, test_loader_packs_for_vnni);
   tcase_add_test (tc, test_forward_f32_matches_reference);
   tcase_add_test (tc, test_forward_s8_matches_reference);
   tcase_add_test (tc, test_forward_s8_close_to_float);
