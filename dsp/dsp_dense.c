@@ -529,10 +529,10 @@ vnni_inputs (const gint8 *xs, guint g)
   __attribute__ ((target (isa))) static void name (const DspMatrix *matrix, \
       const gint8 *xs, gint32 excess, const gfloat *bias, gfloat *output) \
   { \
-    guint groups = vnni_groups (matrix->cols), b, g; \
+    guint groups = vnni_groups (matrix->cols), r, g; \
     const guint8 *w = matrix->vnni; \
 \
-    for (b = 0; b < vnni_blocks (matrix->rows); b++) { \
+    for (r = 0; r < matrix->rows; r += DSP_VNNI_ROWS) { \
       __m256i a0 = _mm256_setzero_si256 (), a1 = a0, a2 = a0, a3 = a0; \
 \
       for (g = 0; g + 4 <= groups; g += 4, w += 4 * DSP_VNNI_GROUP) { \
@@ -551,7 +551,7 @@ vnni_inputs (const gint8 *xs, guint g)
       for (; g < groups; g++, w += DSP_VNNI_GROUP) \
         a0 = dpbusd (a0, _mm256_loadu_si256 ((const __m256i *) w), \
             _mm256_set1_epi32 (vnni_inputs (xs, g))); \
-      finish_vnni_block (matrix, b *DSP_VNNI_ROWS, \
+      finish_vnni_block (matrix, r, \
           _mm256_sub_epi32 (_mm256_add_epi32 (_mm256_add_epi32 (a0, a1), \
                                 _mm256_add_epi32 (a2, a3)), \
               _mm256_set1_epi32 (excess)), \
@@ -619,8 +619,10 @@ cpu_kernels (void)
 
 #ifdef DSP_DENSE_AVX2
 /* Eight inputs as quantise_input4() quantises four, with the same float
- * operations (so the same integers), as 32-bit integers. min and max keep
- * a NaN's place to the last: the ordered mask of the products zeroes it. */
+ * operations (so the same integers), as 32-bit integers. A NaN product
+ * comes out of min and max as a number (they return their second operand
+ * when one is NaN); the mask of the ordered products then zeroes it, as
+ * the portable code does. */
 __attribute__ ((target ("avx2"))) static inline __m256i
 quantise_input8_avx2 (const gfloat *x)
 {
@@ -629,15 +631,15 @@ quantise_input8_avx2 (const gfloat *x)
   __m256 v = _mm256_mul_ps (_mm256_loadu_ps (x), one);
   __m256 ordered = _mm256_cmp_ps (v, v, _CMP_ORD_Q);
 
-  v = _mm256_max_ps (_mm256_min_ps (v, one),
-      _mm256_sub_ps (_mm256_setzero_ps (), one));
+  v = _mm256_max_ps (_mm256_min_ps (v, one), _mm256_set1_ps (-DSP_S8X8_ONE));
   v = _mm256_and_ps (v, ordered);
   return _mm256_cvttps_epi32 (_mm256_sub_ps (_mm256_add_ps (v, magic), magic));
 }
 
 /* Quantises the @n inputs of an int8x8 matrix as signed bytes for the VNNI
  * kernel (exact: they are within +-127), zero-padded to its groups of
- * four. Returns flipped_weights_excess() of them. */
+ * four. Returns 128 x their sum: what the flipped weights (w + 128) add to
+ * each row's sum. */
 __attribute__ ((target ("avx2"))) static gint32
 quantise_inputs_s8_avx2 (const gfloat *x, guint n, gint8 *xs)
 {
@@ -689,8 +691,9 @@ gemv_s8x8_vnni (const DspMatrix *matrix, const gfloat *input,
 }
 #endif
 
-/* The inputs are quantised once, on the stack (at most
- * DSP_MATRIX_MAX_S8X8_COLS x 3 bytes: 3 KiB), then every row reads them. */
+/* The inputs are quantised once, on the stack (as 16-bit integers for the
+ * row kernels, at most 2 KiB; as bytes for the VNNI kernel, 1 KiB), then
+ * every row reads them. */
 static void
 gemv_s8x8 (const DspMatrix *matrix, const gfloat *input, const gfloat *bias,
     gfloat *output, DspKernels kernels)
