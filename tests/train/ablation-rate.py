@@ -17,7 +17,10 @@ where no one speaks above 10 dB), and the 48 kHz model is refused at
 16 kHz (its rate is not the mixtures' any more). With --gain-db -8 (the
 mixtures 8 dB quieter) the 48 kHz model's ΔSI-SDR is the one at their own
 level with level normalisation (the default: within 0.15 dB), and not
-without it (@0 as its fifth setting: 0.4 dB apart when written). Speech
+without it (@0 as its fifth setting): further apart than with it, by
+more than 0.05 dB (0.4 dB apart with the model of the time this was
+written, 0.14 with the shipped one, which depends less on the level;
+0.00 with normalisation). Speech
 lost is not compared: these syllables lose 12 dB, where rounding moves it
 by a tenth. A --band-limit 4000 run (its low-pass is metrics.py's
 band_limit(), which the metrics' self-check measures) gives a complete,
@@ -97,13 +100,15 @@ def check_quieter(forward, folder, model):
                 name, (at_0.stderr + at_20.stderr).strip()[-70:]))
             return
     at_level, quieter = (d_sisdr(r) for r in runs["on"])
-    check(abs(at_level - quieter) <= 0.15,
+    apart_on = abs(at_level - quieter)
+    check(apart_on <= 0.15,
           "8 dB quieter, level normalisation: ΔSI-SDR %+.2f / %+.2f dB, "
           "within 0.15" % (at_level, quieter))
     at_level, quieter = (d_sisdr(r) for r in runs["off"])
-    check(abs(at_level - quieter) > 0.15,
+    check(abs(at_level - quieter) > apart_on + 0.05,
           "8 dB quieter, no level normalisation: ΔSI-SDR %+.2f / %+.2f dB, "
-          "more than 0.15 apart" % (at_level, quieter))
+          "more than 0.05 dB further apart than with it (%.2f)"
+          % (at_level, quieter, apart_on))
 
 
 def check_row(result, what, taken_down=True):
