@@ -898,6 +898,12 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
     done | tee "$DATA/selection-$1-band-seed${10}.md"
   fi
 }
+crowd_step () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
+  # ENERGY_WEIGHT LIMITS SET_SEED: band_steps on a crowd set, with the
+  # crowd steps' share, protection, head and synth.py options
+  band_steps "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$BAND_CROWD_SHARE" \
+      "$9" yes "$BAND_CROWD_PROTECTION" "$BAND_CROWD_BINS" "$CROWD_SYNTH"
+}
 if [ "$HEAD_EPOCHS" -gt 0 ]; then
   with_head rnndenoise-48k "$FINAL" 48000 "$SPEECH_PROTECTION48" \
       "$HEAD_SPEECH_WEIGHT" "$HEAD_EPOCHS" "--layout $FINAL_LAYOUT" \
@@ -916,16 +922,14 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
         "$BAND_FRESH_PROTECTION48"
   fi
   if [ -n "$BAND_CROWD_LRS48" ]; then
-    band_steps rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+    crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
         "$BAND_CROWD_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
-        "4000 8000" "$BAND_CROWD_SHARE" "$BAND_CROWD_SEED" yes \
-        "$BAND_CROWD_PROTECTION" "$BAND_CROWD_BINS" "$CROWD_SYNTH"
+        "4000 8000" "$BAND_CROWD_SEED"
   fi
   if [ -n "$BAND_CROWD2_LRS48" ]; then
-    band_steps rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+    crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
         "$BAND_CROWD2_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
-        "4000 8000" "$BAND_CROWD_SHARE" "$BAND_CROWD2_SEED" yes \
-        "$BAND_CROWD_PROTECTION" "$BAND_CROWD_BINS" "$CROWD_SYNTH"
+        "4000 8000" "$BAND_CROWD2_SEED"
   fi
 fi
 
@@ -1076,18 +1080,14 @@ if [ "$EPOCHS16" -gt 0 ]; then
           "$BAND_FRESH_PROTECTION16"
     fi
     if [ -n "$BAND_CROWD_LRS16" ]; then
-      band_steps rnndenoise-16k "$D16" 16000 \
+      crowd_step rnndenoise-16k "$D16" 16000 \
           "--layout $LAYOUT --rate 16000" "$BAND_CROWD_LRS16" \
-          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
-          "$BAND_CROWD_SHARE" "$BAND_CROWD_SEED" yes \
-          "$BAND_CROWD_PROTECTION" "$BAND_CROWD_BINS" "$CROWD_SYNTH"
+          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" "$BAND_CROWD_SEED"
     fi
     if [ -n "$BAND_CROWD2_LRS16" ]; then
-      band_steps rnndenoise-16k "$D16" 16000 \
+      crowd_step rnndenoise-16k "$D16" 16000 \
           "--layout $LAYOUT --rate 16000" "$BAND_CROWD2_LRS16" \
-          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
-          "$BAND_CROWD_SHARE" "$BAND_CROWD2_SEED" yes \
-          "$BAND_CROWD_PROTECTION" "$BAND_CROWD_BINS" "$CROWD_SYNTH"
+          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" "$BAND_CROWD2_SEED"
     fi
   fi
 fi
