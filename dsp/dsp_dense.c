@@ -439,32 +439,60 @@ gemv_avx2 (const DspMatrix *matrix, const gfloat *input, gfloat *output)
     gemv4_avx2 (matrix, DSP_WEIGHT_S8, input, output);
 }
 
-/* The VNNI kernel's layout (dsp_matrix_pack_vnni()): blocks of eight rows,
- * each a run of 32-byte groups, one per four columns: row k's four weights
- * at bytes 4k..4k+3. One instruction then multiplies a group by the four
- * inputs broadcast to every lane and adds each row's four products into
- * its own 32-bit lane, so the eight sums come out in the eight lanes, with
- * no sums across lanes. The instruction multiplies unsigned by signed
- * bytes, so the weights are stored with their sign bit flipped (w + 128,
- * 0..255) and the inputs read as signed bytes (they are within +-127);
- * each row's sum then holds 128 x the inputs' sum too, which is taken
- * away. The rows after the last multiple of eight and the columns after
- * the last multiple of four are padded with zero weights (stored as 128)
- * and zero inputs. */
-#define DSP_VNNI_ROWS 8
-#define DSP_VNNI_COLS 4
-#define DSP_VNNI_GROUP (DSP_VNNI_ROWS * DSP_VNNI_COLS)
+/* The packed layout (dsp_matrix_pack()), which the AVX2 and VNNI kernels
+ * read: blocks of eight rows, each a run of 32-byte groups, one per four
+ * columns: row k's four weights at bytes 4k..4k+3. One instruction (VNNI)
+ * or four (AVX2) then multiply a group by four inputs broadcast to every
+ * lane and add each row's four products into its own 32-bit lane, so the
+ * eight sums come out in the eight lanes, with no sums across lanes. The
+ * rows after the last multiple of eight and the columns after the last
+ * multiple of four are padded with zero weights and zero inputs. After the
+ * blocks, one 32-bit integer per row (padding rows included): 128 x the
+ * row's weights' sum, which the VNNI kernel takes away (see there). */
+#define DSP_PACK_ROWS 8
+#define DSP_PACK_COLS 4
+#define DSP_PACK_GROUP (DSP_PACK_ROWS * DSP_PACK_COLS)
+
+/* The kernels take four blocks at a time, a tile of 32 rows: each group
+ * of inputs is broadcast once for the four, and four sums are in flight. */
+#define DSP_PACK_TILE 4
 
 static guint
-vnni_blocks (guint rows)
+packed_blocks (guint rows)
 {
-  return (rows + DSP_VNNI_ROWS - 1) / DSP_VNNI_ROWS;
+  return (rows + DSP_PACK_ROWS - 1) / DSP_PACK_ROWS;
 }
 
 static guint
-vnni_groups (guint cols)
+packed_groups (guint cols)
 {
-  return (cols + DSP_VNNI_COLS - 1) / DSP_VNNI_COLS;
+  return (cols + DSP_PACK_COLS - 1) / DSP_PACK_COLS;
+}
+
+/* The bytes of a block's weights. */
+static gsize
+packed_block_bytes (guint cols)
+{
+  return (gsize) packed_groups (cols) * DSP_PACK_GROUP;
+}
+
+/* The rows' 128 x sums of weights, after the blocks (4-byte aligned: the
+ * blocks take a multiple of 32 bytes from an aligned start). */
+static const gint32 *
+packed_excess (const DspMatrix *matrix)
+{
+  return (const gint32 *) (matrix->packed
+      + packed_blocks (matrix->rows) * packed_block_bytes (matrix->cols));
+}
+
+/* The four inputs of group @g, as one 32-bit lane to broadcast. */
+static inline gint32
+packed_inputs (const guint8 *x, guint g)
+{
+  gint32 v;
+
+  memcpy (&v, x + (gsize) g * DSP_PACK_COLS, sizeof (v));
+  return v;
 }
 
 /* Eight rows' outputs from their integer sums, as s8x8_output() plus the
@@ -472,7 +500,7 @@ vnni_groups (guint cols)
  * roundings and the same addition). @scale and @bias (nullable) point at
  * the block's first row. */
 __attribute__ ((target ("avx2"))) static inline __m256
-vnni_block_outputs (__m256i sum, const gfloat *scale, const gfloat *bias)
+packed_block_outputs (__m256i sum, const gfloat *scale, const gfloat *bias)
 {
   __m256 v = _mm256_mul_ps (_mm256_mul_ps (_mm256_cvtepi32_ps (sum),
                                 _mm256_loadu_ps (scale)),
@@ -481,21 +509,21 @@ vnni_block_outputs (__m256i sum, const gfloat *scale, const gfloat *bias)
   return bias != NULL ? _mm256_add_ps (v, _mm256_loadu_ps (bias)) : v;
 }
 
-/* Stores the block of rows @r .. @r + 7's outputs; the last block's rows
- * past the matrix's are read from zero-padded copies and not stored. (Full
- * blocks read the model's arrays directly: a copy would make each load
- * wait for the stores that made it.) */
+/* Stores block @b's outputs; the last block's rows past the matrix's are
+ * read from zero-padded copies and not stored. (Full blocks read the
+ * model's arrays directly: a copy would make each load wait for the stores
+ * that made it.) */
 __attribute__ ((target ("avx2"))) static inline void
-finish_vnni_block (const DspMatrix *matrix, guint r, __m256i sum,
+finish_packed_block (const DspMatrix *matrix, guint b, __m256i sum,
     const gfloat *bias, gfloat *output)
 {
-  guint n = MIN (DSP_VNNI_ROWS, matrix->rows - r);
-  gfloat scale[DSP_VNNI_ROWS] = { 0 }, add[DSP_VNNI_ROWS] = { 0 };
-  gfloat out[DSP_VNNI_ROWS];
+  guint r = b * DSP_PACK_ROWS, n = MIN (DSP_PACK_ROWS, matrix->rows - r);
+  gfloat scale[DSP_PACK_ROWS] = { 0 }, add[DSP_PACK_ROWS] = { 0 };
+  gfloat out[DSP_PACK_ROWS];
 
-  if (n == DSP_VNNI_ROWS) {
+  if (n == DSP_PACK_ROWS) {
     _mm256_storeu_ps (output + r,
-        vnni_block_outputs (sum, matrix->scale + r,
+        packed_block_outputs (sum, matrix->scale + r,
             bias != NULL ? bias + r : NULL));
     return;
   }
@@ -503,59 +531,122 @@ finish_vnni_block (const DspMatrix *matrix, guint r, __m256i sum,
   if (bias != NULL)
     memcpy (add, bias + r, n * sizeof (gfloat));
   _mm256_storeu_ps (out,
-      vnni_block_outputs (sum, scale, bias != NULL ? add : NULL));
+      packed_block_outputs (sum, scale, bias != NULL ? add : NULL));
   memcpy (output + r, out, n * sizeof (gfloat));
 }
 
-/* The four inputs of group @g, as one 32-bit lane to broadcast. */
-static inline gint32
-vnni_inputs (const gint8 *xs, guint g)
+/* Stores a tile's @n blocks from @b (its four sums, in order). */
+__attribute__ ((target ("avx2"))) static inline void
+finish_packed_tile (const DspMatrix *matrix, guint b, guint n,
+    const __m256i sums[DSP_PACK_TILE], const gfloat *bias, gfloat *output)
 {
-  gint32 v;
+  guint k;
 
-  memcpy (&v, xs + (gsize) g * DSP_VNNI_COLS, sizeof (v));
-  return v;
+  for (k = 0; k < n; k++)
+    finish_packed_block (matrix, b + k, sums[k], bias, output);
 }
 
-/* int8x8 rows from the packed weights, a block of eight at a time, on
- * @xs: the quantised inputs as signed bytes, zero-padded to a multiple of
- * four. Four accumulators take the groups in turn, so that four
- * instructions are in flight at once. Every sum is an exact integer
- * (|w + 128| x |x| x cols <= 255 x 127 x DSP_MATRIX_MAX_S8X8_COLS < 2^31),
+/* The byte offsets of a tile's four blocks from its first: a tile of @n <
+ * 4 blocks (the last) reads its last block again in the lanes it lacks,
+ * and finish_packed_tile() drops those sums. */
+static inline void
+packed_tile_offsets (guint n, gsize block_bytes, gsize offsets[DSP_PACK_TILE])
+{
+  guint k;
+
+  for (k = 0; k < DSP_PACK_TILE; k++)
+    offsets[k] = MIN (k, n - 1) * block_bytes;
+}
+
+/* int8x8 rows from the packed weights on the AVX2 instructions, a tile at
+ * a time, for a matrix with no weight at -128 (packed_sign_safe). The
+ * byte multiply (vpmaddubsw) takes unsigned bytes times signed ones and
+ * adds pairs of products into 16 bits, saturating: so each weight takes
+ * its input's sign (vpsignb, which zeroes it where the input is 0) and
+ * multiplies the input's magnitude. With |w| and |x| at most 127 a pair
+ * is at most 2 x 127 x 127 = 32258 and never saturates; a pair of pairs
+ * then goes to 32 bits (vpmaddwd by ones). Every sum is exact, so the
+ * rows are the other kernels' to the bit. @xs: the quantised inputs as
+ * signed bytes, @xa their magnitudes, both zero-padded to the groups. */
+__attribute__ ((target ("avx2"))) static void
+gemv_s8x8_packed_avx2 (const DspMatrix *matrix, const guint8 *xs,
+    const guint8 *xa, const gfloat *bias, gfloat *output)
+{
+  guint blocks = packed_blocks (matrix->rows), groups, b, g, n;
+  gsize bytes = packed_block_bytes (matrix->cols), at[DSP_PACK_TILE];
+  const __m256i ones = _mm256_set1_epi16 (1);
+
+  groups = packed_groups (matrix->cols);
+  for (b = 0; b < blocks; b += DSP_PACK_TILE) {
+    const guint8 *w = matrix->packed + b * bytes;
+    __m256i sums[DSP_PACK_TILE];
+    __m256i a0 = _mm256_setzero_si256 (), a1 = a0, a2 = a0, a3 = a0;
+
+    n = MIN (DSP_PACK_TILE, blocks - b);
+    packed_tile_offsets (n, bytes, at);
+    for (g = 0; g < groups; g++, w += DSP_PACK_GROUP) {
+      __m256i sign = _mm256_set1_epi32 (packed_inputs (xs, g));
+      __m256i size = _mm256_set1_epi32 (packed_inputs (xa, g));
+
+#define DSP_PACKED_AVX2_STEP(acc, offset) \
+      acc = _mm256_add_epi32 (acc, _mm256_madd_epi16 (_mm256_maddubs_epi16 ( \
+                  size, _mm256_sign_epi8 (_mm256_loadu_si256 ( \
+                          (const __m256i *) (w + (offset))), sign)), ones))
+      DSP_PACKED_AVX2_STEP (a0, at[0]);
+      DSP_PACKED_AVX2_STEP (a1, at[1]);
+      DSP_PACKED_AVX2_STEP (a2, at[2]);
+      DSP_PACKED_AVX2_STEP (a3, at[3]);
+#undef DSP_PACKED_AVX2_STEP
+    }
+    sums[0] = a0;
+    sums[1] = a1;
+    sums[2] = a2;
+    sums[3] = a3;
+    finish_packed_tile (matrix, b, n, sums, bias, output);
+  }
+}
+
+/* int8x8 rows from the packed weights on the VNNI byte dot product, a tile
+ * at a time. The instruction multiplies unsigned by signed bytes, so the
+ * inputs come as x + 128 (0..255, @xu, zero inputs padded as 128) and
+ * each row's sum then holds 128 x its weights' sum too, which the packing
+ * worked out and is taken away here. Every sum is an exact integer
+ * (|x + 128| x |w| x cols <= 255 x 128 x DSP_MATRIX_MAX_S8X8_COLS < 2^31),
  * so the rows are the other kernels' to the bit. Written once for the two
  * encodings of the instruction: AVX-VNNI (VEX) and AVX512-VNNI with
  * AVX512VL (EVEX). */
 #define DSP_DEFINE_GEMV_S8X8_VNNI(name, isa, dpbusd) \
   __attribute__ ((target (isa))) static void name (const DspMatrix *matrix, \
-      const gint8 *xs, gint32 excess, const gfloat *bias, gfloat *output) \
+      const guint8 *xu, const gfloat *bias, gfloat *output) \
   { \
-    guint groups = vnni_groups (matrix->cols), r, g; \
-    const guint8 *w = matrix->vnni; \
+    guint blocks = packed_blocks (matrix->rows), groups, b, g, n, k; \
+    gsize bytes = packed_block_bytes (matrix->cols), at[DSP_PACK_TILE]; \
+    const gint32 *excess = packed_excess (matrix); \
 \
-    for (r = 0; r < matrix->rows; r += DSP_VNNI_ROWS) { \
+    groups = packed_groups (matrix->cols); \
+    for (b = 0; b < blocks; b += DSP_PACK_TILE) { \
+      const guint8 *w = matrix->packed + b * bytes; \
+      __m256i sums[DSP_PACK_TILE]; \
       __m256i a0 = _mm256_setzero_si256 (), a1 = a0, a2 = a0, a3 = a0; \
 \
-      for (g = 0; g + 4 <= groups; g += 4, w += 4 * DSP_VNNI_GROUP) { \
-        a0 = dpbusd (a0, _mm256_loadu_si256 ((const __m256i *) w), \
-            _mm256_set1_epi32 (vnni_inputs (xs, g))); \
-        a1 = dpbusd (a1, \
-            _mm256_loadu_si256 ((const __m256i *) (w + DSP_VNNI_GROUP)), \
-            _mm256_set1_epi32 (vnni_inputs (xs, g + 1))); \
-        a2 = dpbusd (a2, \
-            _mm256_loadu_si256 ((const __m256i *) (w + 2 * DSP_VNNI_GROUP)), \
-            _mm256_set1_epi32 (vnni_inputs (xs, g + 2))); \
-        a3 = dpbusd (a3, \
-            _mm256_loadu_si256 ((const __m256i *) (w + 3 * DSP_VNNI_GROUP)), \
-            _mm256_set1_epi32 (vnni_inputs (xs, g + 3))); \
+      n = MIN (DSP_PACK_TILE, blocks - b); \
+      packed_tile_offsets (n, bytes, at); \
+      for (g = 0; g < groups; g++, w += DSP_PACK_GROUP) { \
+        __m256i x = _mm256_set1_epi32 (packed_inputs (xu, g)); \
+\
+        a0 = dpbusd (a0, x, _mm256_loadu_si256 ((const __m256i *) (w + at[0]))); \
+        a1 = dpbusd (a1, x, _mm256_loadu_si256 ((const __m256i *) (w + at[1]))); \
+        a2 = dpbusd (a2, x, _mm256_loadu_si256 ((const __m256i *) (w + at[2]))); \
+        a3 = dpbusd (a3, x, _mm256_loadu_si256 ((const __m256i *) (w + at[3]))); \
       } \
-      for (; g < groups; g++, w += DSP_VNNI_GROUP) \
-        a0 = dpbusd (a0, _mm256_loadu_si256 ((const __m256i *) w), \
-            _mm256_set1_epi32 (vnni_inputs (xs, g))); \
-      finish_vnni_block (matrix, r, \
-          _mm256_sub_epi32 (_mm256_add_epi32 (_mm256_add_epi32 (a0, a1), \
-                                _mm256_add_epi32 (a2, a3)), \
-              _mm256_set1_epi32 (excess)), \
-          bias, output); \
+      sums[0] = a0; \
+      sums[1] = a1; \
+      sums[2] = a2; \
+      sums[3] = a3; \
+      for (k = 0; k < n; k++) \
+        sums[k] = _mm256_sub_epi32 (sums[k], _mm256_loadu_si256 ( \
+                (const __m256i *) (excess + (b + k) * DSP_PACK_ROWS))); \
+      finish_packed_tile (matrix, b, n, sums, bias, output); \
     } \
   }
 
@@ -636,12 +727,23 @@ quantise_input8_avx2 (const gfloat *x)
   return _mm256_cvttps_epi32 (_mm256_sub_ps (_mm256_add_ps (v, magic), magic));
 }
 
-/* Quantises the @n inputs of an int8x8 matrix as signed bytes for the VNNI
- * kernel (exact: they are within +-127), zero-padded to its groups of
- * four. Returns 128 x their sum: what the flipped weights (w + 128) add to
- * each row's sum. */
-__attribute__ ((target ("avx2"))) static gint32
-quantise_inputs_s8_avx2 (const gfloat *x, guint n, gint8 *xs)
+/* The inputs of the packed kernels, as bytes, zero-padded to their
+ * groups: the quantised inputs (signed), and for each kernel the bytes it
+ * multiplies them as: their magnitudes (AVX2) or x + 128 (VNNI). The
+ * arrays are whole 32-byte vectors long, so that they are made 32 at a
+ * time. */
+#define DSP_PACKED_INPUTS_SIZE (DSP_MATRIX_MAX_S8X8_COLS + 32)
+
+typedef struct
+{
+  guint8 signed_bytes[DSP_PACKED_INPUTS_SIZE];
+  guint8 kernel_bytes[DSP_PACKED_INPUTS_SIZE];
+} DspPackedInputs;
+
+/* Quantises the @n inputs of an int8x8 matrix as signed bytes (exact: they
+ * are within +-127) into @xs, zero-padded to a multiple of 32. */
+__attribute__ ((target ("avx2"))) static void
+quantise_inputs_s8_avx2 (const gfloat *x, guint n, guint8 *xs)
 {
   /* Byte 0 of each 32-bit lane, in order, to the first four bytes of each
    * 128-bit half; then the halves' first four bytes side by side. */
@@ -649,51 +751,76 @@ quantise_inputs_s8_avx2 (const gfloat *x, guint n, gint8 *xs)
       = _mm256_setr_epi8 (0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
           -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
   const __m256i halves = _mm256_setr_epi32 (0, 4, 0, 0, 0, 0, 0, 0);
-  __m256i sums = _mm256_setzero_si256 ();
   gint16 rest[8];
-  gint32 lanes[8], sum = 0;
   guint i, k;
 
   for (i = 0; i + 8 <= n; i += 8) {
     __m256i q = quantise_input8_avx2 (x + i);
 
-    sums = _mm256_add_epi32 (sums, q);
     q = _mm256_permutevar8x32_epi32 (_mm256_shuffle_epi8 (q, bytes), halves);
     _mm_storel_epi64 ((__m128i *) (xs + i), _mm256_castsi256_si128 (q));
   }
-  _mm256_storeu_si256 ((__m256i *) lanes, sums);
-  for (k = 0; k < 8; k++)
-    sum += lanes[k];
   if (i < n) {
     quantise_inputs (x + i, n - i, rest);
-    for (k = 0; k < n - i; k++) {
-      xs[i + k] = (gint8) rest[k];
-      sum += rest[k];
-    }
+    for (k = 0; k < n - i; k++)
+      xs[i + k] = (guint8) rest[k];
   }
-  for (k = n; k % DSP_VNNI_COLS != 0; k++)
-    xs[k] = 0;
-  return sum * 128;
+  memset (xs + n, 0, DSP_PACKED_INPUTS_SIZE - n);
 }
 
-/* The VNNI kernel on the float inputs @input. */
-static void
-gemv_s8x8_vnni (const DspMatrix *matrix, const gfloat *input,
-    const gfloat *bias, gfloat *output)
+/* @n quantised inputs as the VNNI kernel reads them: x + 128 as unsigned
+ * bytes (flipping the sign bit), zero inputs padded as 128. */
+__attribute__ ((target ("avx2"))) static void
+flip_inputs_avx2 (const guint8 *xs, guint n, guint8 *xu)
 {
-  gint8 xs[DSP_MATRIX_MAX_S8X8_COLS + DSP_VNNI_COLS];
-  gint32 excess = quantise_inputs_s8_avx2 (input, matrix->cols, xs);
+  const __m256i sign_bit = _mm256_set1_epi8 ((gchar) 0x80);
+  guint i;
 
+  for (i = 0; i < n; i += 32)
+    _mm256_storeu_si256 ((__m256i *) (xu + i),
+        _mm256_xor_si256 (_mm256_loadu_si256 ((const __m256i *) (xs + i)),
+            sign_bit));
+}
+
+/* @n quantised inputs' magnitudes, as the AVX2 packed kernel reads them. */
+__attribute__ ((target ("avx2"))) static void
+input_magnitudes_avx2 (const guint8 *xs, guint n, guint8 *xa)
+{
+  guint i;
+
+  for (i = 0; i < n; i += 32)
+    _mm256_storeu_si256 ((__m256i *) (xa + i),
+        _mm256_abs_epi8 (_mm256_loadu_si256 ((const __m256i *) (xs + i))));
+}
+
+/* The packed kernels on the float inputs @input: VNNI where @kernels is
+ * %DSP_KERNELS_VNNI, AVX2 otherwise (packed_sign_safe matrices only). The
+ * inputs are quantised once, on the stack (2 KiB), then every row reads
+ * them. */
+static void
+gemv_s8x8_packed (const DspMatrix *matrix, const gfloat *input,
+    const gfloat *bias, gfloat *output, DspKernels kernels)
+{
+  DspPackedInputs in;
+  guint n = packed_groups (matrix->cols) * DSP_PACK_COLS;
+
+  quantise_inputs_s8_avx2 (input, matrix->cols, in.signed_bytes);
+  if (kernels == DSP_KERNELS_AVX2) {
+    input_magnitudes_avx2 (in.signed_bytes, n, in.kernel_bytes);
+    gemv_s8x8_packed_avx2 (matrix, in.signed_bytes, in.kernel_bytes, bias,
+        output);
+    return;
+  }
+  flip_inputs_avx2 (in.signed_bytes, n, in.kernel_bytes);
   if (cpu_kernels ()->avx_vnni)
-    gemv_s8x8_avx_vnni (matrix, xs, excess, bias, output);
+    gemv_s8x8_avx_vnni (matrix, in.kernel_bytes, bias, output);
   else
-    gemv_s8x8_avx512_vnni (matrix, xs, excess, bias, output);
+    gemv_s8x8_avx512_vnni (matrix, in.kernel_bytes, bias, output);
 }
 #endif
 
-/* The inputs are quantised once, on the stack (as 16-bit integers for the
- * row kernels, at most 2 KiB; as bytes for the VNNI kernel, 1 KiB), then
- * every row reads them. */
+/* The row kernels quantise the inputs once, on the stack (as 16-bit
+ * integers, at most 2 KiB), then every row reads them. */
 static void
 gemv_s8x8 (const DspMatrix *matrix, const gfloat *input, const gfloat *bias,
     gfloat *output, DspKernels kernels)
@@ -703,8 +830,9 @@ gemv_s8x8 (const DspMatrix *matrix, const gfloat *input, const gfloat *bias,
   g_return_if_fail (matrix->cols <= DSP_MATRIX_MAX_S8X8_COLS);
 
 #ifdef DSP_DENSE_AVX2
-  if (kernels == DSP_KERNELS_VNNI && matrix->vnni != NULL) {
-    gemv_s8x8_vnni (matrix, input, bias, output);
+  if (matrix->packed != NULL && (kernels == DSP_KERNELS_VNNI
+          || (kernels == DSP_KERNELS_AVX2 && matrix->packed_sign_safe))) {
+    gemv_s8x8_packed (matrix, input, bias, output, kernels);
     return;
   }
 #endif
@@ -777,21 +905,22 @@ dsp_kernels_name (DspKernels kernels)
 }
 
 /**
- * dsp_matrix_vnni_size:
+ * dsp_matrix_packed_size:
  * @type: the matrix's weight type.
  * @rows: its rows.
  * @cols: its columns.
  *
- * Returns: the bytes dsp_matrix_pack_vnni() writes for such a matrix: 0
- *   unless it is int8x8 and this CPU has VNNI (the other kernels read the
- *   weights as they are).
+ * Returns: the bytes dsp_matrix_pack() writes for such a matrix, a
+ *   multiple of 32: 0 unless it is int8x8 and this CPU has AVX2 (the
+ *   portable kernels read the weights as they are).
  */
 gsize
-dsp_matrix_vnni_size (DspWeightType type, guint rows, guint cols)
+dsp_matrix_packed_size (DspWeightType type, guint rows, guint cols)
 {
 #ifdef DSP_DENSE_AVX2
-  if (type == DSP_WEIGHT_S8X8 && cpu_kernels ()->kernels == DSP_KERNELS_VNNI)
-    return (gsize) vnni_blocks (rows) * vnni_groups (cols) * DSP_VNNI_GROUP;
+  if (type == DSP_WEIGHT_S8X8 && cpu_kernels ()->kernels >= DSP_KERNELS_AVX2)
+    return (gsize) packed_blocks (rows) * (packed_block_bytes (cols)
+        + DSP_PACK_ROWS * sizeof (gint32));
 #else
   (void) type;
   (void) rows;
@@ -801,37 +930,45 @@ dsp_matrix_vnni_size (DspWeightType type, guint rows, guint cols)
 }
 
 /**
- * dsp_matrix_pack_vnni:
- * @matrix: an int8x8 matrix; its @vnni is set to @packed
- * @packed: dsp_matrix_vnni_size() bytes, written; owned by the caller,
- *   who keeps it alive as long as the matrix's other arrays
+ * dsp_matrix_pack:
+ * @matrix: an int8x8 matrix; its @packed is set to @packed and its
+ *   @packed_sign_safe to whether no weight is -128
+ * @packed: dsp_matrix_packed_size() bytes, 4-byte aligned, written; owned
+ *   by the caller, who keeps it alive as long as the matrix's other arrays
  *
- * Lays the weights out for the VNNI kernel (dsp_dense.c), which then
- * multiplies the matrix, with the same results. Does nothing where
- * dsp_matrix_vnni_size() is 0.
+ * Lays the weights out in blocks for the AVX2 and VNNI kernels
+ * (dsp_dense.c), which then multiply the matrix, with the same results.
+ * Does nothing where dsp_matrix_packed_size() is 0.
  */
 void
-dsp_matrix_pack_vnni (DspMatrix *matrix, guint8 *packed)
+dsp_matrix_pack (DspMatrix *matrix, guint8 *packed)
 {
 #ifdef DSP_DENSE_AVX2
-  gsize size = dsp_matrix_vnni_size (matrix->type, matrix->rows, matrix->cols),
-        at;
+  gsize size = dsp_matrix_packed_size (matrix->type, matrix->rows,
+      matrix->cols), bytes = packed_block_bytes (matrix->cols), at;
+  gint32 *excess;
+  gboolean sign_safe = TRUE;
   guint r, c;
 
   if (size == 0)
     return;
-  /* Zero weights, flipped, everywhere the matrix has none. */
-  memset (packed, 0x80, size);
+  g_return_if_fail (((guintptr) packed) % sizeof (gint32) == 0);
+  /* Zero weights, and zero sums, everywhere the matrix has none. */
+  memset (packed, 0, size);
+  excess = (gint32 *) (packed + packed_blocks (matrix->rows) * bytes);
   for (r = 0; r < matrix->rows; r++) {
     for (c = 0; c < matrix->cols; c++) {
-      at = ((gsize) (r / DSP_VNNI_ROWS) * vnni_groups (matrix->cols)
-               + c / DSP_VNNI_COLS)
-              * DSP_VNNI_GROUP
-          + (r % DSP_VNNI_ROWS) * DSP_VNNI_COLS + c % DSP_VNNI_COLS;
-      packed[at] = (guint8) matrix->s8[(gsize) r * matrix->cols + c] ^ 0x80;
+      gint8 w = matrix->s8[(gsize) r * matrix->cols + c];
+
+      at = (r / DSP_PACK_ROWS) * bytes + (c / DSP_PACK_COLS) * DSP_PACK_GROUP
+          + (r % DSP_PACK_ROWS) * DSP_PACK_COLS + c % DSP_PACK_COLS;
+      packed[at] = (guint8) w;
+      excess[r] += 128 * w;
+      sign_safe = sign_safe && w != G_MININT8;
     }
   }
-  matrix->vnni = packed;
+  matrix->packed = packed;
+  matrix->packed_sign_safe = sign_safe;
 #else
   (void) matrix;
   (void) packed;

@@ -68,9 +68,12 @@ dsp_weight_type_is_s8 (DspWeightType type)
  * @s8: (nullable): @rows x @cols int8 values, row-major, when @type is
  *   %DSP_WEIGHT_S8 or %DSP_WEIGHT_S8X8.
  * @scale: (nullable): @rows floats, with the int8 types.
- * @vnni: (nullable): the %DSP_WEIGHT_S8X8 weights again, laid out for the
- *   VNNI kernel by dsp_matrix_pack_vnni(); without them that kernel is
- *   not used.
+ * @packed: (nullable): the %DSP_WEIGHT_S8X8 weights again, laid out in
+ *   blocks for the vector kernels by dsp_matrix_pack(); without them
+ *   those kernels read the rows as they are.
+ * @packed_sign_safe: set by dsp_matrix_pack() when no weight is -128:
+ *   the AVX2 kernel then moves each input's sign onto the weights (-128
+ *   has no opposite in a byte) and reads the blocks too.
  *
  * A borrowed, read-only view of a weight matrix: a plain value type that
  * owns nothing, so it has no _new or _free. Whoever fills it keeps the
@@ -84,7 +87,8 @@ typedef struct
   const gfloat *f32;
   const gint8 *s8;
   const gfloat *scale;
-  const guint8 *vnni;
+  const guint8 *packed;
+  gboolean packed_sign_safe;
 } DspMatrix;
 
 /**
@@ -134,9 +138,9 @@ DspKernels dsp_dense_get_kernels (void);
 
 const gchar *dsp_kernels_name (DspKernels kernels);
 
-gsize dsp_matrix_vnni_size (DspWeightType type, guint rows, guint cols);
+gsize dsp_matrix_packed_size (DspWeightType type, guint rows, guint cols);
 
-void dsp_matrix_pack_vnni (DspMatrix *matrix, guint8 *packed);
+void dsp_matrix_pack (DspMatrix *matrix, guint8 *packed);
 
 void dsp_matrix_gemv (const DspMatrix *matrix, const gfloat *input,
     const gfloat *bias, gfloat *output);

@@ -318,7 +318,8 @@ init_matrix (DspMatrix *m, DspWeightType type, guint rows, guint cols,
   m->f32 = type == DSP_WEIGHT_F32 ? f32 : NULL;
   m->s8 = dsp_weight_type_is_s8 (type) ? s8 : NULL;
   m->scale = dsp_weight_type_is_s8 (type) ? scale : NULL;
-  m->vnni = NULL;
+  m->packed = NULL;
+  m->packed_sign_safe = FALSE;
 }
 
 /* Where the next layer's arrays go in the model's weight block. */
@@ -326,20 +327,20 @@ typedef struct
 {
   gfloat *floats;
   gint8 *s8;
-  guint8 *vnni;
+  guint8 *packed;
 } WeightCursor;
 
-/* Lays @m out for the VNNI kernel at @at's next bytes, if this CPU has
- * one (the view then points there too). */
+/* Lays @m out for the vector kernels at @at's next bytes, if this CPU has
+ * them (the view then points there too). */
 static void
 pack_matrix (DspMatrix *m, WeightCursor *at)
 {
-  gsize size = dsp_matrix_vnni_size (m->type, m->rows, m->cols);
+  gsize size = dsp_matrix_packed_size (m->type, m->rows, m->cols);
 
   if (size == 0)
     return;
-  dsp_matrix_pack_vnni (m, at->vnni);
-  at->vnni += size;
+  dsp_matrix_pack (m, at->packed);
+  at->packed += size;
 }
 
 /* Copies a checked layer's blobs into the model's block and makes its views
@@ -635,26 +636,27 @@ check_frame_config (const DspFrameConfig *cfg, GError **error)
 }
 
 /* Value counts of the weight block: floats, then int8 values, then the
- * int8x8 weights again in the VNNI kernel's layout (none where the CPU has
- * no VNNI). */
+ * int8x8 weights again in the vector kernels' packed layout (none where
+ * the CPU has no AVX2). */
 typedef struct
 {
   guint64 n_floats;
   guint64 n_s8;
-  guint64 n_vnni;
+  guint64 n_packed;
 } WeightCounts;
 
-/* The bytes the VNNI layout of a layer's matrices takes (a GRU has two:
+/* The bytes the packed layout of a layer's matrices takes (a GRU has two:
  * its input and its recurrent weights). */
 static gsize
-layer_vnni_size (const DspLayerInfo *info)
+layer_packed_size (const DspLayerInfo *info)
 {
   guint n_out = info->output_size;
 
   if (info->kind == DSP_LAYER_DENSE)
-    return dsp_matrix_vnni_size (info->weight_type, n_out, info->input_size);
-  return dsp_matrix_vnni_size (info->weight_type, 3 * n_out, info->input_size)
-      + dsp_matrix_vnni_size (info->weight_type, 3 * n_out, n_out);
+    return dsp_matrix_packed_size (info->weight_type, n_out, info->input_size);
+  return dsp_matrix_packed_size (info->weight_type, 3 * n_out,
+      info->input_size)
+      + dsp_matrix_packed_size (info->weight_type, 3 * n_out, n_out);
 }
 
 /* Checks every record (sizes, chaining, blob bounds) before any
@@ -686,7 +688,7 @@ parse_records (DspModel *model, const Reader *rd, const LayerTable *table,
       model->gru_hidden[model->n_gru++] = rec->info.output_size;
     }
     counts->n_floats += rec->n_bias;
-    counts->n_vnni += layer_vnni_size (&rec->info);
+    counts->n_packed += layer_packed_size (&rec->info);
     if (dsp_weight_type_is_s8 (rec->info.weight_type)) {
       counts->n_s8 += rec->weight_values;
       counts->n_floats += rec->weight_rows;
@@ -704,8 +706,9 @@ parse_records (DspModel *model, const Reader *rd, const LayerTable *table,
     return FALSE;
   }
   /* Overlapping blobs could make the weights larger than the file; the
-   * allocation is never more than the data section, plus the VNNI layout's
-   * copy of the int8x8 weights (their size, padded). */
+   * allocation is never more than the data section, plus the packed
+   * layout's copy of the int8x8 weights (their size, padded, and a sum per
+   * row). */
   if (blob_bytes > table->data_end - table->table_end) {
     g_set_error (error, DSP_ERROR, DSP_ERROR_CORRUPT,
         "layer blobs total %" G_GUINT64_FORMAT " bytes, the data section "
@@ -721,8 +724,13 @@ static gboolean
 load_weights (DspModel *model, const Reader *rd, const LayerRecord *recs,
     const WeightCounts *counts, GError **error)
 {
-  guint64 bytes
-      = counts->n_floats * sizeof (gfloat) + counts->n_s8 + counts->n_vnni;
+  /* The packed copies start at the next multiple of 32 bytes after the
+   * int8 values: their per-row sums need 4-byte alignment, which
+   * g_malloc()'s alignment and the packed sizes (multiples of 32) then
+   * keep for every matrix. */
+  guint64 s8_end = counts->n_floats * sizeof (gfloat) + counts->n_s8;
+  guint64 packed_start = (s8_end + 31) / 32 * 32;
+  guint64 bytes = packed_start + counts->n_packed;
   WeightCursor at;
   guint i;
 
@@ -734,7 +742,7 @@ load_weights (DspModel *model, const Reader *rd, const LayerRecord *recs,
   }
   at.floats = model->data;
   at.s8 = (gint8 *) (at.floats + counts->n_floats);
-  at.vnni = (guint8 *) (at.s8 + counts->n_s8);
+  at.packed = (guint8 *) model->data + packed_start;
   for (i = 0; i < model->n_layers; i++)
     if (!load_layer (model, rd, &recs[i], i, &at, error))
       return FALSE;

@@ -53,7 +53,7 @@ struct _DspModel
   gsize dense_per_row;  /* sum of the dense output sizes */
   gsize cell_scratch;   /* largest GRU scratch_size */
   gpointer data;        /* owned: all weights, floats then int8, then the
-                         * int8x8 ones packed for the VNNI kernel */
+                         * int8x8 ones packed for the vector kernels */
 };
 
 /* Frees @model whatever its reference count: for the loader's failure

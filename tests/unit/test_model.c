@@ -179,32 +179,34 @@ fnv1a64 (const guint8 *data, gsize size)
   return h;
 }
 
-/* @m holds the VNNI layout of its weights exactly where this CPU has VNNI
- * and @m is int8x8, and that layout is dsp_matrix_pack_vnni()'s. */
+/* @m holds the packed layout of its weights exactly where this CPU has
+ * the vector kernels and @m is int8x8, and that layout (and its sign
+ * flag) is dsp_matrix_pack()'s. */
 static void
 assert_packed_as_cpu (const DspMatrix *m)
 {
-  gsize size = dsp_matrix_vnni_size (m->type, m->rows, m->cols);
+  gsize size = dsp_matrix_packed_size (m->type, m->rows, m->cols);
   DspMatrix fresh = *m;
   guint8 *want;
 
   if (m->type != DSP_WEIGHT_S8X8
-      || dsp_dense_get_kernels () != DSP_KERNELS_VNNI) {
-    ck_assert_ptr_null (m->vnni);
+      || dsp_dense_get_kernels () < DSP_KERNELS_AVX2) {
+    ck_assert_ptr_null (m->packed);
     ck_assert_uint_eq (size, 0);
     return;
   }
-  ck_assert_ptr_nonnull (m->vnni);
+  ck_assert_ptr_nonnull (m->packed);
   want = g_malloc (size);
-  dsp_matrix_pack_vnni (&fresh, want);
-  ck_assert_mem_eq (m->vnni, want, size);
+  dsp_matrix_pack (&fresh, want);
+  ck_assert_mem_eq (m->packed, want, size);
+  ck_assert_int_eq (m->packed_sign_safe, fresh.packed_sign_safe);
   g_free (want);
 }
 
 /* The loader packs every int8x8 matrix of a model (the dense layers', and
- * both of each GRU's, which the GRU cells copy) for the VNNI kernel where
- * the CPU has it, and no other. */
-START_TEST (test_loader_packs_for_vnni)
+ * both of each GRU's, which the GRU cells copy) for the vector kernels
+ * where the CPU has them, and no other. */
+START_TEST (test_loader_packs_for_vector_kernels)
 {
   static const DspWeightType types[]
       = { DSP_WEIGHT_F32, DSP_WEIGHT_S8, DSP_WEIGHT_S8X8 };
@@ -225,8 +227,10 @@ START_TEST (test_loader_packs_for_vnni)
 
         assert_packed_as_cpu (&layer->gru.w_ih);
         assert_packed_as_cpu (&layer->gru.w_hh);
-        ck_assert_ptr_eq (cell->w_ih.vnni, layer->gru.w_ih.vnni);
-        ck_assert_ptr_eq (cell->w_hh.vnni, layer->gru.w_hh.vnni);
+        ck_assert_ptr_eq (cell->w_ih.packed, layer->gru.w_ih.packed);
+        ck_assert_ptr_eq (cell->w_hh.packed, layer->gru.w_hh.packed);
+        ck_assert_int_eq (cell->w_hh.packed_sign_safe,
+            layer->gru.w_hh.packed_sign_safe);
       }
     }
     g_bytes_unref (bytes);
@@ -1131,7 +1135,7 @@ model_suite (void)
   TCase *tc;
 
   tc = tcase_create ("reference");
-  tcase_add_test (tc, test_loader_packs_for_vnni);
+  tcase_add_test (tc, test_loader_packs_for_vector_kernels);
   tcase_add_test (tc, test_forward_f32_matches_reference);
   tcase_add_test (tc, test_forward_s8_matches_reference);
   tcase_add_test (tc, test_forward_s8_close_to_float);

@@ -87,8 +87,8 @@ run_gru (DspWeightType type, const gchar *expected, gfloat tol)
 
   w.input_size = GRU_IN;
   w.hidden_size = GRU_HID;
-  w.w_ih = (DspMatrix){ type, 3 * GRU_HID, GRU_IN, w_ih, q_ih, s_ih, NULL };
-  w.w_hh = (DspMatrix){ type, 3 * GRU_HID, GRU_HID, w_hh, q_hh, s_hh, NULL };
+  w.w_ih = (DspMatrix){ type, 3 * GRU_HID, GRU_IN, w_ih, q_ih, s_ih, NULL, FALSE };
+  w.w_hh = (DspMatrix){ type, 3 * GRU_HID, GRU_HID, w_hh, q_hh, s_hh, NULL, FALSE };
   w.b_ih = b_ih;
   w.b_hh = b_hh;
   cell = dsp_gru_new (&w);
@@ -154,9 +154,9 @@ START_TEST (test_gru_batch_rows_independent)
   w.input_size = GRU_IN;
   w.hidden_size = GRU_HID;
   w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * GRU_HID, GRU_IN, w_ih, NULL, NULL,
-    NULL };
+    NULL, FALSE };
   w.w_hh = (DspMatrix){ DSP_WEIGHT_F32, 3 * GRU_HID, GRU_HID, w_hh, NULL, NULL,
-    NULL };
+    NULL, FALSE };
   w.b_ih = b_ih;
   w.b_hh = b_hh;
   cell = dsp_gru_new (&w);
@@ -201,9 +201,9 @@ START_TEST (test_gru_update_kernels_identical)
 
     w.input_size = 5;
     w.hidden_size = hid;
-    w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, 5, w_ih, NULL, NULL, NULL };
+    w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, 5, w_ih, NULL, NULL, NULL, FALSE };
     w.w_hh
-        = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, hid, w_hh, NULL, NULL, NULL };
+        = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, hid, w_hh, NULL, NULL, NULL, FALSE };
     w.b_ih = b_ih;
     w.b_hh = b_hh;
     cell = dsp_gru_new (&w);
@@ -258,12 +258,12 @@ START_TEST (test_dense_matches_reference)
   dense.activation = activations[_i].activation;
   dense.bias = b;
   dense.weights
-      = (DspMatrix){ DSP_WEIGHT_F32, DENSE_OUT, DENSE_IN, w, NULL, NULL, NULL };
+      = (DspMatrix){ DSP_WEIGHT_F32, DENSE_OUT, DENSE_IN, w, NULL, NULL, NULL, FALSE };
   dsp_dense_forward (&dense, x, y, BATCH);
   assert_close (y, want, BATCH * DENSE_OUT, MODEL_HELPER_REF_TOLERANCE, name);
 
   dense.weights
-      = (DspMatrix){ DSP_WEIGHT_S8, DENSE_OUT, DENSE_IN, NULL, q, s, NULL };
+      = (DspMatrix){ DSP_WEIGHT_S8, DENSE_OUT, DENSE_IN, NULL, q, s, NULL, FALSE };
   dsp_dense_forward (&dense, x, y, BATCH);
   assert_close (y, want_s8, BATCH * DENSE_OUT, MODEL_HELPER_REF_TOLERANCE,
       name_s8);
@@ -290,7 +290,7 @@ START_TEST (test_gemv_lengths)
   guint n, j;
 
   for (n = 1; n <= 40; n++) {
-    DspMatrix m = { DSP_WEIGHT_F32, 2, n, w, NULL, NULL, NULL };
+    DspMatrix m = { DSP_WEIGHT_F32, 2, n, w, NULL, NULL, NULL, FALSE };
     gdouble want0 = 0.0, want1 = 0.0;
 
     for (j = 0; j < 2 * n; j++) {
@@ -305,7 +305,7 @@ START_TEST (test_gemv_lengths)
     dsp_matrix_gemv (&m, x, NULL, y);
     ck_assert_float_eq_tol (y[0], want0, 1e-4);
     ck_assert_float_eq_tol (y[1], want1, 1e-4);
-    m = (DspMatrix){ DSP_WEIGHT_S8, 2, n, NULL, q, scale, NULL };
+    m = (DspMatrix){ DSP_WEIGHT_S8, 2, n, NULL, q, scale, NULL, FALSE };
     dsp_matrix_gemv (&m, x, NULL, y);
     ck_assert_float_eq_tol (y[0], want0 * 0.5, 1e-4);
     ck_assert_float_eq_tol (y[1], want1 * 0.25, 1e-4);
@@ -344,16 +344,17 @@ START_TEST (test_activation_limits)
 }
 END_TEST
 
-/* Packs an int8x8 @m for the VNNI kernel where this CPU has one; returns
- * the packed weights to free after @m's last use (NULL elsewhere). */
+/* Packs an int8x8 @m for the vector kernels where this CPU has them;
+ * returns the packed weights to free after @m's last use (NULL
+ * elsewhere). */
 static guint8 *
-pack_vnni (DspMatrix *m)
+pack (DspMatrix *m)
 {
-  gsize size = dsp_matrix_vnni_size (m->type, m->rows, m->cols);
+  gsize size = dsp_matrix_packed_size (m->type, m->rows, m->cols);
   guint8 *packed = size > 0 ? g_malloc (size) : NULL;
 
   if (packed != NULL)
-    dsp_matrix_pack_vnni (m, packed);
+    dsp_matrix_pack (m, packed);
   return packed;
 }
 
@@ -379,14 +380,19 @@ assert_kernels_agree (const DspMatrix *m, const gfloat *x, const gfloat *bias)
 }
 
 /* The VNNI, AVX2 and portable kernels give the same bits, for float, int8
- * and int8x8 weights, at every length (tails included), on 64 rows and on 63
- * (the vector kernels' groups of four rows and the rows after them). */
+ * and int8x8 weights, packed or not, at every length (tails included), on
+ * row counts that fill the packed kernels' tiles of four blocks of eight
+ * rows (64), leave the last block short (63), the last tile short (40) or
+ * both (17); the row kernels' groups of four rows and the rows after them
+ * too. The int8x8 weights have no -128, so the AVX2 kernel reads them
+ * packed (test_s8x8_exact() has matrices with). */
 START_TEST (test_kernels_identical)
 {
+  static const guint row_counts[] = { 17, 40, 63, 64 };
   GRand *rand = g_rand_new_with_seed (99);
   gfloat w[64 * 67], x[67], bias[64], scale[64];
   gint8 q[64 * 67];
-  guint cols, rows, i;
+  guint cols, i, k;
 
   for (i = 0; i < G_N_ELEMENTS (w); i++) {
     w[i] = (gfloat) g_rand_double_range (rand, -1.0, 1.0);
@@ -399,16 +405,21 @@ START_TEST (test_kernels_identical)
     scale[i] = (gfloat) g_rand_double_range (rand, 0.001, 0.02);
   }
   for (cols = 1; cols <= 67; cols++) {
-    for (rows = 63; rows <= 64; rows++) {
-      DspMatrix f32 = { DSP_WEIGHT_F32, rows, cols, w, NULL, NULL, NULL };
-      DspMatrix s8 = { DSP_WEIGHT_S8, rows, cols, NULL, q, scale, NULL };
-      DspMatrix s8x8 = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale, NULL };
+    for (k = 0; k < G_N_ELEMENTS (row_counts); k++) {
+      guint rows = row_counts[k];
+      DspMatrix f32
+          = { DSP_WEIGHT_F32, rows, cols, w, NULL, NULL, NULL, FALSE };
+      DspMatrix s8
+          = { DSP_WEIGHT_S8, rows, cols, NULL, q, scale, NULL, FALSE };
+      DspMatrix s8x8
+          = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale, NULL, FALSE };
       guint8 *packed;
 
       assert_kernels_agree (&f32, x, bias);
       assert_kernels_agree (&s8, x, bias);
       assert_kernels_agree (&s8x8, x, bias);
-      packed = pack_vnni (&s8x8);
+      packed = pack (&s8x8);
+      ck_assert (packed == NULL || s8x8.packed_sign_safe);
       assert_kernels_agree (&s8x8, x, bias);
       g_free (packed);
     }
@@ -429,20 +440,59 @@ s8x8_input (gfloat x)
   return (gint32) rintf (CLAMP (v, -127.0f, 127.0f));
 }
 
+/* Whether one of @n weights is -128. */
+static gboolean
+holds_s8_min (const gint8 *q, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    if (q[i] == G_MININT8)
+      return TRUE;
+  return FALSE;
+}
+
+/* Checks every row of @q (@rows x @cols, row-major) times @x against the
+ * int8x8 definition: the exact integer sum of the weights times the
+ * quantised inputs, scaled as float (sum) * scale * (1 / 127). */
+static void
+assert_s8x8_rows_exact (const DspMatrix *m, const gfloat *x)
+{
+  gfloat got[64];
+  guint r, j;
+
+  ck_assert_uint_le (m->rows, G_N_ELEMENTS (got));
+  dsp_matrix_gemv (m, x, NULL, got);
+  for (r = 0; r < m->rows; r++) {
+    gint64 sum = 0;
+    gfloat want;
+
+    for (j = 0; j < m->cols; j++)
+      sum += (gint64) m->s8[r * m->cols + j] * s8x8_input (x[j]);
+    want = (gfloat) sum * m->scale[r] * (1.0f / 127.0f);
+    ck_assert_msg (memcmp (&got[r], &want, 4) == 0,
+        "%u x %u, row %u, %s: %.9g, want %.9g", m->rows, m->cols, r,
+        dsp_kernels_name (dsp_dense_get_kernels ()), got[r], want);
+  }
+}
+
 /* int8x8 rows are exact integer sums of the weights times the quantised
  * inputs, scaled as float (sum) * scale * (1 / 127): checked bit for bit
  * against that definition, with inputs beyond +-1, infinities, NaN and
- * values half way between two steps, at lengths 1..67 (the AVX2 kernel's
- * sixteen columns, the VNNI kernel's thirty-two and every tail), on 63 and
- * 64 rows, with every kernel family the CPU has. */
+ * values half way between two steps, at lengths 1..67 (the row kernel's
+ * sixteen columns, the packed kernels' four and every tail), on 17, 40,
+ * 63 and 64 rows, with every kernel family the CPU has, packed and not:
+ * on weights with -128 among them (which the AVX2 kernel reads as rows)
+ * and on the same weights with -127 instead (which it reads packed). */
 START_TEST (test_s8x8_exact)
 {
   static const gfloat special[] = { NAN, INFINITY, -INFINITY, 1.0f, -1.0f, 1.5f,
     -2.0f, 0.5f / 127.0f, 1.5f / 127.0f, -2.5f / 127.0f, 0.0f, -0.0f };
+  static const guint row_counts[] = { 17, 40, 63, 64 };
   GRand *rand = g_rand_new_with_seed (17);
-  gfloat x[67], scale[64], got[64];
+  gfloat x[67], scale[64];
   gint8 q[64 * 67];
-  guint cols, rows, r, j;
+  guint cols, k, j, pass;
   gint kernels;
 
   for (j = 0; j < G_N_ELEMENTS (q); j++)
@@ -451,27 +501,29 @@ START_TEST (test_s8x8_exact)
     x[j] = j < G_N_ELEMENTS (special)
         ? special[j]
         : (gfloat) g_rand_double_range (rand, -1.2, 1.2);
-  for (r = 0; r < 64; r++)
-    scale[r] = (gfloat) g_rand_double_range (rand, 0.001, 0.02);
-  for (kernels = DSP_KERNELS_PORTABLE; kernels <= DSP_KERNELS_VNNI; kernels++) {
-    dsp_dense_set_kernel_limit (kernels);
-    for (cols = 1; cols <= 67; cols++) {
-      for (rows = 63; rows <= 64; rows++) {
-        DspMatrix m = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale, NULL };
-        guint8 *packed = pack_vnni (&m);
+  for (j = 0; j < 64; j++)
+    scale[j] = (gfloat) g_rand_double_range (rand, 0.001, 0.02);
+  for (pass = 0; pass < 2; pass++) {
+    if (pass == 1)
+      for (j = 0; j < G_N_ELEMENTS (q); j++)
+        q[j] = MAX (q[j], -127);
+    for (kernels = DSP_KERNELS_PORTABLE; kernels <= DSP_KERNELS_VNNI;
+        kernels++) {
+      dsp_dense_set_kernel_limit (kernels);
+      for (cols = 1; cols <= 67; cols++) {
+        for (k = 0; k < G_N_ELEMENTS (row_counts); k++) {
+          DspMatrix m = { DSP_WEIGHT_S8X8, row_counts[k], cols, NULL, q, scale,
+            NULL, FALSE
+          };
+          guint8 *packed;
 
-        dsp_matrix_gemv (&m, x, NULL, got);
-        for (r = 0; r < rows; r++) {
-          gint64 sum = 0;
-          gfloat want;
-
-          for (j = 0; j < cols; j++)
-            sum += (gint64) q[r * cols + j] * s8x8_input (x[j]);
-          want = (gfloat) sum * scale[r] * (1.0f / 127.0f);
-          ck_assert_msg (memcmp (&got[r], &want, 4) == 0,
-              "%u x %u, row %u: %.9g, want %.9g", rows, cols, r, got[r], want);
+          assert_s8x8_rows_exact (&m, x);
+          packed = pack (&m);
+          ck_assert (packed == NULL
+              || m.packed_sign_safe == !holds_s8_min (q, m.rows * cols));
+          assert_s8x8_rows_exact (&m, x);
+          g_free (packed);
         }
-        g_free (packed);
       }
     }
   }
@@ -489,43 +541,58 @@ s8x8_row_output (gint32 sum)
 }
 
 /* The largest int8x8 sums: DSP_MATRIX_MAX_S8X8_COLS columns of weights at
- * -128 or 127 times inputs at +-1 (+-127 once quantised), the signs chosen
- * for the largest sums of either sign, on every kernel family the CPU has:
- * exact (below 2^24, so the float is the integer), with no overflow where
- * the VNNI kernel adds 128 to each weight. */
-START_TEST (test_s8x8_extremes)
+ * @low or 127 times inputs at +-1 (+-127 once quantised), the signs chosen
+ * for the largest sums of either sign, on every kernel family the CPU has,
+ * packed and not: exact (below 2^24, so the float is the integer). */
+static void
+assert_s8x8_extremes (gint8 low)
 {
   static gint8 q[5 * DSP_MATRIX_MAX_S8X8_COLS];
   static gfloat x[DSP_MATRIX_MAX_S8X8_COLS];
-  static const gint8 row_weight[5] = { -128, 127, -128, 127, -128 };
+  const gint8 row_weight[5] = { low, 127, low, 127, low };
   gfloat scale[5] = { 1.0f, 1.0f, 1.0f, 1.0f, 1.0f }, got[5];
-  DspMatrix m
-      = { DSP_WEIGHT_S8X8, 5, DSP_MATRIX_MAX_S8X8_COLS, NULL, q, scale, NULL };
-  guint8 *packed;
+  DspMatrix m = { DSP_WEIGHT_S8X8, 5, DSP_MATRIX_MAX_S8X8_COLS, NULL, q, scale,
+    NULL, FALSE
+  };
+  guint8 *packed = NULL;
   gint kernels;
-  guint r, j;
+  guint r, j, pass;
 
   for (r = 0; r < 5; r++)
     memset (q + r * DSP_MATRIX_MAX_S8X8_COLS, (guint8) row_weight[r],
         DSP_MATRIX_MAX_S8X8_COLS);
-  packed = pack_vnni (&m);
-  for (kernels = DSP_KERNELS_PORTABLE; kernels <= DSP_KERNELS_VNNI; kernels++) {
-    dsp_dense_set_kernel_limit (kernels);
-    for (j = 0; j < DSP_MATRIX_MAX_S8X8_COLS; j++)
-      x[j] = -1.0f;
-    dsp_matrix_gemv (&m, x, NULL, got);
-    for (r = 0; r < 5; r++)
-      ck_assert_float_eq (got[r],
-          s8x8_row_output (-127 * row_weight[r] * DSP_MATRIX_MAX_S8X8_COLS));
-    for (j = 0; j < DSP_MATRIX_MAX_S8X8_COLS; j++)
-      x[j] = 1.0f;
-    dsp_matrix_gemv (&m, x, NULL, got);
-    for (r = 0; r < 5; r++)
-      ck_assert_float_eq (got[r],
-          s8x8_row_output (127 * row_weight[r] * DSP_MATRIX_MAX_S8X8_COLS));
+  for (pass = 0; pass < 2; pass++) {
+    if (pass == 1)
+      packed = pack (&m);
+    for (kernels = DSP_KERNELS_PORTABLE; kernels <= DSP_KERNELS_VNNI;
+        kernels++) {
+      dsp_dense_set_kernel_limit (kernels);
+      for (j = 0; j < DSP_MATRIX_MAX_S8X8_COLS; j++)
+        x[j] = -1.0f;
+      dsp_matrix_gemv (&m, x, NULL, got);
+      for (r = 0; r < 5; r++)
+        ck_assert_float_eq (got[r],
+            s8x8_row_output (-127 * row_weight[r] * DSP_MATRIX_MAX_S8X8_COLS));
+      for (j = 0; j < DSP_MATRIX_MAX_S8X8_COLS; j++)
+        x[j] = 1.0f;
+      dsp_matrix_gemv (&m, x, NULL, got);
+      for (r = 0; r < 5; r++)
+        ck_assert_float_eq (got[r],
+            s8x8_row_output (127 * row_weight[r] * DSP_MATRIX_MAX_S8X8_COLS));
+    }
   }
   dsp_dense_set_kernel_limit (DSP_KERNELS_VNNI);
   g_free (packed);
+}
+
+/* The largest sums with -128 among the weights (the VNNI kernel's inputs
+ * at x + 128 times -128, the largest of its products), and with -127 at
+ * most (the AVX2 kernel reads those packed, its pairs of products at
+ * 2 x 127 x 127, the most its 16-bit sums may hold without saturating). */
+START_TEST (test_s8x8_extremes)
+{
+  assert_s8x8_extremes (-128);
+  assert_s8x8_extremes (-127);
 }
 END_TEST
 
