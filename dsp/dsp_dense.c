@@ -558,6 +558,21 @@ packed_tile_offsets (guint n, gsize block_bytes, gsize offsets[DSP_PACK_TILE])
     offsets[k] = MIN (k, n - 1) * block_bytes;
 }
 
+/* One group of a block on AVX2: @acc plus each row's four products of
+ * its weights (the 32 bytes at @w) and the group's inputs, @sign (the
+ * signed inputs, broadcast) and @size (their magnitudes, broadcast); see
+ * gemv_s8x8_packed_avx2(). */
+__attribute__ ((target ("avx2"))) static inline __m256i
+packed_step_avx2 (__m256i acc, const guint8 *w, __m256i sign, __m256i size)
+{
+  __m256i signed_w
+      = _mm256_sign_epi8 (_mm256_loadu_si256 ((const __m256i *) w), sign);
+
+  return _mm256_add_epi32 (acc,
+      _mm256_madd_epi16 (_mm256_maddubs_epi16 (size, signed_w),
+          _mm256_set1_epi16 (1)));
+}
+
 /* int8x8 rows from the packed weights on the AVX2 instructions, a tile at
  * a time, for a matrix with no weight at -128 (packed_sign_safe). The
  * byte multiply (vpmaddubsw) takes unsigned bytes times signed ones and
@@ -574,7 +589,6 @@ gemv_s8x8_packed_avx2 (const DspMatrix *matrix, const guint8 *xs,
 {
   guint blocks = packed_blocks (matrix->rows), groups, b, g, n;
   gsize bytes = packed_block_bytes (matrix->cols), at[DSP_PACK_TILE];
-  const __m256i ones = _mm256_set1_epi16 (1);
 
   groups = packed_groups (matrix->cols);
   for (b = 0; b < blocks; b += DSP_PACK_TILE) {
@@ -588,15 +602,10 @@ gemv_s8x8_packed_avx2 (const DspMatrix *matrix, const guint8 *xs,
       __m256i sign = _mm256_set1_epi32 (packed_inputs (xs, g));
       __m256i size = _mm256_set1_epi32 (packed_inputs (xa, g));
 
-#define DSP_PACKED_AVX2_STEP(acc, offset) \
-      acc = _mm256_add_epi32 (acc, _mm256_madd_epi16 (_mm256_maddubs_epi16 ( \
-                  size, _mm256_sign_epi8 (_mm256_loadu_si256 ( \
-                          (const __m256i *) (w + (offset))), sign)), ones))
-      DSP_PACKED_AVX2_STEP (a0, at[0]);
-      DSP_PACKED_AVX2_STEP (a1, at[1]);
-      DSP_PACKED_AVX2_STEP (a2, at[2]);
-      DSP_PACKED_AVX2_STEP (a3, at[3]);
-#undef DSP_PACKED_AVX2_STEP
+      a0 = packed_step_avx2 (a0, w + at[0], sign, size);
+      a1 = packed_step_avx2 (a1, w + at[1], sign, size);
+      a2 = packed_step_avx2 (a2, w + at[2], sign, size);
+      a3 = packed_step_avx2 (a3, w + at[3], sign, size);
     }
     sums[0] = a0;
     sums[1] = a1;
@@ -634,17 +643,22 @@ gemv_s8x8_packed_avx2 (const DspMatrix *matrix, const guint8 *xs,
       for (g = 0; g < groups; g++, w += DSP_PACK_GROUP) { \
         __m256i x = _mm256_set1_epi32 (packed_inputs (xu, g)); \
 \
-        a0 = dpbusd (a0, x, _mm256_loadu_si256 ((const __m256i *) (w + at[0]))); \
-        a1 = dpbusd (a1, x, _mm256_loadu_si256 ((const __m256i *) (w + at[1]))); \
-        a2 = dpbusd (a2, x, _mm256_loadu_si256 ((const __m256i *) (w + at[2]))); \
-        a3 = dpbusd (a3, x, _mm256_loadu_si256 ((const __m256i *) (w + at[3]))); \
+        a0 = dpbusd (a0, x, \
+            _mm256_loadu_si256 ((const __m256i *) (w + at[0]))); \
+        a1 = dpbusd (a1, x, \
+            _mm256_loadu_si256 ((const __m256i *) (w + at[1]))); \
+        a2 = dpbusd (a2, x, \
+            _mm256_loadu_si256 ((const __m256i *) (w + at[2]))); \
+        a3 = dpbusd (a3, x, \
+            _mm256_loadu_si256 ((const __m256i *) (w + at[3]))); \
       } \
       sums[0] = a0; \
       sums[1] = a1; \
       sums[2] = a2; \
       sums[3] = a3; \
       for (k = 0; k < n; k++) \
-        sums[k] = _mm256_sub_epi32 (sums[k], _mm256_loadu_si256 ( \
+        sums[k] = _mm256_sub_epi32 (sums[k], \
+            _mm256_loadu_si256 ( \
                 (const __m256i *) (excess + (b + k) * DSP_PACK_ROWS))); \
       finish_packed_tile (matrix, b, n, sums, bias, output); \
     } \
@@ -830,7 +844,8 @@ gemv_s8x8 (const DspMatrix *matrix, const gfloat *input, const gfloat *bias,
   g_return_if_fail (matrix->cols <= DSP_MATRIX_MAX_S8X8_COLS);
 
 #ifdef DSP_DENSE_AVX2
-  if (matrix->packed != NULL && (kernels == DSP_KERNELS_VNNI
+  if (matrix->packed != NULL
+      && (kernels == DSP_KERNELS_VNNI
           || (kernels == DSP_KERNELS_AVX2 && matrix->packed_sign_safe))) {
     gemv_s8x8_packed (matrix, input, bias, output, kernels);
     return;
@@ -919,8 +934,8 @@ dsp_matrix_packed_size (DspWeightType type, guint rows, guint cols)
 {
 #ifdef DSP_DENSE_AVX2
   if (type == DSP_WEIGHT_S8X8 && cpu_kernels ()->kernels >= DSP_KERNELS_AVX2)
-    return (gsize) packed_blocks (rows) * (packed_block_bytes (cols)
-        + DSP_PACK_ROWS * sizeof (gint32));
+    return (gsize) packed_blocks (rows)
+        * (packed_block_bytes (cols) + DSP_PACK_ROWS * sizeof (gint32));
 #else
   (void) type;
   (void) rows;
@@ -944,8 +959,9 @@ void
 dsp_matrix_pack (DspMatrix *matrix, guint8 *packed)
 {
 #ifdef DSP_DENSE_AVX2
-  gsize size = dsp_matrix_packed_size (matrix->type, matrix->rows,
-      matrix->cols), bytes = packed_block_bytes (matrix->cols), at;
+  gsize size
+      = dsp_matrix_packed_size (matrix->type, matrix->rows, matrix->cols),
+      bytes = packed_block_bytes (matrix->cols), at;
   gint32 *excess;
   gboolean sign_safe = TRUE;
   guint r, c;

@@ -654,8 +654,7 @@ layer_packed_size (const DspLayerInfo *info)
 
   if (info->kind == DSP_LAYER_DENSE)
     return dsp_matrix_packed_size (info->weight_type, n_out, info->input_size);
-  return dsp_matrix_packed_size (info->weight_type, 3 * n_out,
-      info->input_size)
+  return dsp_matrix_packed_size (info->weight_type, 3 * n_out, info->input_size)
       + dsp_matrix_packed_size (info->weight_type, 3 * n_out, n_out);
 }
 

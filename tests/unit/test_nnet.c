@@ -87,8 +87,10 @@ run_gru (DspWeightType type, const gchar *expected, gfloat tol)
 
   w.input_size = GRU_IN;
   w.hidden_size = GRU_HID;
-  w.w_ih = (DspMatrix){ type, 3 * GRU_HID, GRU_IN, w_ih, q_ih, s_ih, NULL, FALSE };
-  w.w_hh = (DspMatrix){ type, 3 * GRU_HID, GRU_HID, w_hh, q_hh, s_hh, NULL, FALSE };
+  w.w_ih
+      = (DspMatrix){ type, 3 * GRU_HID, GRU_IN, w_ih, q_ih, s_ih, NULL, FALSE };
+  w.w_hh = (DspMatrix){ type, 3 * GRU_HID, GRU_HID, w_hh, q_hh, s_hh, NULL,
+    FALSE };
   w.b_ih = b_ih;
   w.b_hh = b_hh;
   cell = dsp_gru_new (&w);
@@ -201,9 +203,10 @@ START_TEST (test_gru_update_kernels_identical)
 
     w.input_size = 5;
     w.hidden_size = hid;
-    w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, 5, w_ih, NULL, NULL, NULL, FALSE };
-    w.w_hh
-        = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, hid, w_hh, NULL, NULL, NULL, FALSE };
+    w.w_ih = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, 5, w_ih, NULL, NULL, NULL,
+      FALSE };
+    w.w_hh = (DspMatrix){ DSP_WEIGHT_F32, 3 * hid, hid, w_hh, NULL, NULL, NULL,
+      FALSE };
     w.b_ih = b_ih;
     w.b_hh = b_hh;
     cell = dsp_gru_new (&w);
@@ -257,13 +260,13 @@ START_TEST (test_dense_matches_reference)
   dense.output_size = DENSE_OUT;
   dense.activation = activations[_i].activation;
   dense.bias = b;
-  dense.weights
-      = (DspMatrix){ DSP_WEIGHT_F32, DENSE_OUT, DENSE_IN, w, NULL, NULL, NULL, FALSE };
+  dense.weights = (DspMatrix){ DSP_WEIGHT_F32, DENSE_OUT, DENSE_IN, w, NULL,
+    NULL, NULL, FALSE };
   dsp_dense_forward (&dense, x, y, BATCH);
   assert_close (y, want, BATCH * DENSE_OUT, MODEL_HELPER_REF_TOLERANCE, name);
 
-  dense.weights
-      = (DspMatrix){ DSP_WEIGHT_S8, DENSE_OUT, DENSE_IN, NULL, q, s, NULL, FALSE };
+  dense.weights = (DspMatrix){ DSP_WEIGHT_S8, DENSE_OUT, DENSE_IN, NULL, q, s,
+    NULL, FALSE };
   dsp_dense_forward (&dense, x, y, BATCH);
   assert_close (y, want_s8, BATCH * DENSE_OUT, MODEL_HELPER_REF_TOLERANCE,
       name_s8);
@@ -409,8 +412,7 @@ START_TEST (test_kernels_identical)
       guint rows = row_counts[k];
       DspMatrix f32
           = { DSP_WEIGHT_F32, rows, cols, w, NULL, NULL, NULL, FALSE };
-      DspMatrix s8
-          = { DSP_WEIGHT_S8, rows, cols, NULL, q, scale, NULL, FALSE };
+      DspMatrix s8 = { DSP_WEIGHT_S8, rows, cols, NULL, q, scale, NULL, FALSE };
       DspMatrix s8x8
           = { DSP_WEIGHT_S8X8, rows, cols, NULL, q, scale, NULL, FALSE };
       guint8 *packed;
@@ -508,13 +510,12 @@ START_TEST (test_s8x8_exact)
       for (j = 0; j < G_N_ELEMENTS (q); j++)
         q[j] = MAX (q[j], -127);
     for (kernels = DSP_KERNELS_PORTABLE; kernels <= DSP_KERNELS_VNNI;
-        kernels++) {
+         kernels++) {
       dsp_dense_set_kernel_limit (kernels);
       for (cols = 1; cols <= 67; cols++) {
         for (k = 0; k < G_N_ELEMENTS (row_counts); k++) {
           DspMatrix m = { DSP_WEIGHT_S8X8, row_counts[k], cols, NULL, q, scale,
-            NULL, FALSE
-          };
+            NULL, FALSE };
           guint8 *packed;
 
           assert_s8x8_rows_exact (&m, x);
@@ -552,8 +553,7 @@ assert_s8x8_extremes (gint8 low)
   const gint8 row_weight[5] = { low, 127, low, 127, low };
   gfloat scale[5] = { 1.0f, 1.0f, 1.0f, 1.0f, 1.0f }, got[5];
   DspMatrix m = { DSP_WEIGHT_S8X8, 5, DSP_MATRIX_MAX_S8X8_COLS, NULL, q, scale,
-    NULL, FALSE
-  };
+    NULL, FALSE };
   guint8 *packed = NULL;
   gint kernels;
   guint r, j, pass;
@@ -565,7 +565,7 @@ assert_s8x8_extremes (gint8 low)
     if (pass == 1)
       packed = pack (&m);
     for (kernels = DSP_KERNELS_PORTABLE; kernels <= DSP_KERNELS_VNNI;
-        kernels++) {
+         kernels++) {
       dsp_dense_set_kernel_limit (kernels);
       for (j = 0; j < DSP_MATRIX_MAX_S8X8_COLS; j++)
         x[j] = -1.0f;
