@@ -755,7 +755,8 @@ typedef struct
 } DspPackedInputs;
 
 /* Quantises the @n inputs of an int8x8 matrix as signed bytes (exact: they
- * are within +-127) into @xs, zero-padded to a multiple of 32. */
+ * are within +-127) into @xs, zero-padded to a multiple of 32 (which
+ * covers the groups of four). */
 __attribute__ ((target ("avx2"))) static void
 quantise_inputs_s8_avx2 (const gfloat *x, guint n, guint8 *xs)
 {
@@ -779,7 +780,8 @@ quantise_inputs_s8_avx2 (const gfloat *x, guint n, guint8 *xs)
     for (k = 0; k < n - i; k++)
       xs[i + k] = (guint8) rest[k];
   }
-  memset (xs + n, 0, DSP_PACKED_INPUTS_SIZE - n);
+  /* Up to the next whole vector: as far as the kernels' byte loops read. */
+  memset (xs + n, 0, (n + 31) / 32 * 32 - n);
 }
 
 /* @n quantised inputs as the VNNI kernel reads them: x + 128 as unsigned
