@@ -171,6 +171,10 @@
 # BAND_CROWD_PROTECTION (the speech protection its file names: 1.25),
 # BAND_CROWD2_LRS48, BAND_CROWD2_LRS16 (the same step once more, on a
 # fresh crowd set; empty: none. "0.0001" at 48 kHz, none at 16 kHz),
+# BAND_CROWD3_LRS48, BAND_CROWD3_LRS16 (once more, on another fresh crowd
+# set; empty: none. None at 48 kHz, "0.0001" at 16 kHz),
+# BAND_CROWD3_SPEECH_WEIGHT16 (its band speech weight at 16 kHz: 16, the
+# 48 kHz steps'),
 # BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
@@ -264,6 +268,9 @@ BAND_CROWD_SHARE=${BAND_CROWD_SHARE:-0.5}
 BAND_CROWD_PROTECTION=${BAND_CROWD_PROTECTION-1.25}
 BAND_CROWD2_LRS48=${BAND_CROWD2_LRS48-0.0001}
 BAND_CROWD2_LRS16=${BAND_CROWD2_LRS16-}
+BAND_CROWD3_LRS48=${BAND_CROWD3_LRS48-}
+BAND_CROWD3_LRS16=${BAND_CROWD3_LRS16-0.0001}
+BAND_CROWD3_SPEECH_WEIGHT16=${BAND_CROWD3_SPEECH_WEIGHT16:-16}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
 if [ "$SMOKE" = yes ]; then
@@ -823,7 +830,13 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # BAND_CROWD2_LRS48 or BAND_CROWD2_LRS16 takes the same step once more on a
 # fourth (seed SEED + 19): at 48 kHz it kept more speech and STOI for as
 # much ΔSI-SDR as the protection would give, at 16 kHz it only moved along
-# that trade-off (docs/model.md, "A second crowd step on a fresh set"). The files
+# that trade-off (docs/model.md, "A second crowd step on a fresh set").
+# BAND_CROWD3_LRS48 or BAND_CROWD3_LRS16 takes it once more on a fifth
+# (seed SEED + 20), at 16 kHz with the band speech weight of the 48 kHz
+# steps, BAND_CROWD3_SPEECH_WEIGHT16: at 16 kHz (from the model after its
+# first crowd step) it went past the front, at 48 kHz (after its second,
+# at its own weight) only along it (docs/model.md, "A third crowd step on
+# a fresh set" and "A 16 kHz crowd step at the 48 kHz speech weight"). The files
 # before each call's first step stay beside them as NAME-before-seedS (S
 # the call's set), and both are scored on the selection mixtures,
 # full-band and band-limited (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz
@@ -832,6 +845,7 @@ BAND_SEED=$((SEED + 16))
 BAND_FRESH_SEED=$((SEED + 17))
 BAND_CROWD_SEED=$((SEED + 18))
 BAND_CROWD2_SEED=$((SEED + 19))
+BAND_CROWD3_SEED=$((SEED + 20))
 CROWD_SYNTH="--crowds --babble-share 0.1"
 band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   # ENERGY_WEIGHT LIMITS LAST_SHARE SET_SEED ADDED_SPEECH [PROTECTION
@@ -930,6 +944,11 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
     crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
         "$BAND_CROWD2_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
         "4000 8000" "$BAND_CROWD2_SEED"
+  fi
+  if [ -n "$BAND_CROWD3_LRS48" ]; then
+    crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+        "$BAND_CROWD3_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
+        "4000 8000" "$BAND_CROWD3_SEED"
   fi
 fi
 
@@ -1088,6 +1107,12 @@ if [ "$EPOCHS16" -gt 0 ]; then
       crowd_step rnndenoise-16k "$D16" 16000 \
           "--layout $LAYOUT --rate 16000" "$BAND_CROWD2_LRS16" \
           "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" "$BAND_CROWD2_SEED"
+    fi
+    if [ -n "$BAND_CROWD3_LRS16" ]; then
+      crowd_step rnndenoise-16k "$D16" 16000 \
+          "--layout $LAYOUT --rate 16000" "$BAND_CROWD3_LRS16" \
+          "$BAND_CROWD3_SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
+          "$BAND_CROWD3_SEED"
     fi
   fi
 fi
