@@ -914,7 +914,9 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
 }
 crowd_step () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   # ENERGY_WEIGHT LIMITS SET_SEED: band_steps on a crowd set, with the
-  # crowd steps' share, protection, head and synth.py options
+  # crowd steps' share, protection, head and synth.py options; nothing
+  # where LRS is empty
+  [ -n "$5" ] || return 0
   band_steps "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$BAND_CROWD_SHARE" \
       "$9" yes "$BAND_CROWD_PROTECTION" "$BAND_CROWD_BINS" "$CROWD_SYNTH"
 }
@@ -935,21 +937,15 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
         "4000 8000" "$BAND_FRESH_SHARE48" "$BAND_FRESH_SEED" yes \
         "$BAND_FRESH_PROTECTION48"
   fi
-  if [ -n "$BAND_CROWD_LRS48" ]; then
-    crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
-        "$BAND_CROWD_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
-        "4000 8000" "$BAND_CROWD_SEED"
-  fi
-  if [ -n "$BAND_CROWD2_LRS48" ]; then
-    crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
-        "$BAND_CROWD2_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
-        "4000 8000" "$BAND_CROWD2_SEED"
-  fi
-  if [ -n "$BAND_CROWD3_LRS48" ]; then
-    crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
-        "$BAND_CROWD3_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
-        "4000 8000" "$BAND_CROWD3_SEED"
-  fi
+  crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+      "$BAND_CROWD_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
+      "4000 8000" "$BAND_CROWD_SEED"
+  crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+      "$BAND_CROWD2_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
+      "4000 8000" "$BAND_CROWD2_SEED"
+  crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+      "$BAND_CROWD3_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
+      "4000 8000" "$BAND_CROWD3_SEED"
 fi
 
 if [ "$EPOCHS16" -gt 0 ]; then
@@ -1098,22 +1094,16 @@ if [ "$EPOCHS16" -gt 0 ]; then
           "$BAND_FRESH_SHARE16" "$BAND_FRESH_SEED" yes \
           "$BAND_FRESH_PROTECTION16"
     fi
-    if [ -n "$BAND_CROWD_LRS16" ]; then
-      crowd_step rnndenoise-16k "$D16" 16000 \
-          "--layout $LAYOUT --rate 16000" "$BAND_CROWD_LRS16" \
-          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" "$BAND_CROWD_SEED"
-    fi
-    if [ -n "$BAND_CROWD2_LRS16" ]; then
-      crowd_step rnndenoise-16k "$D16" 16000 \
-          "--layout $LAYOUT --rate 16000" "$BAND_CROWD2_LRS16" \
-          "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" "$BAND_CROWD2_SEED"
-    fi
-    if [ -n "$BAND_CROWD3_LRS16" ]; then
-      crowd_step rnndenoise-16k "$D16" 16000 \
-          "--layout $LAYOUT --rate 16000" "$BAND_CROWD3_LRS16" \
-          "$BAND_CROWD3_SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
-          "$BAND_CROWD3_SEED"
-    fi
+    crowd_step rnndenoise-16k "$D16" 16000 \
+        "--layout $LAYOUT --rate 16000" "$BAND_CROWD_LRS16" \
+        "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" "$BAND_CROWD_SEED"
+    crowd_step rnndenoise-16k "$D16" 16000 \
+        "--layout $LAYOUT --rate 16000" "$BAND_CROWD2_LRS16" \
+        "$SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" "$BAND_CROWD2_SEED"
+    crowd_step rnndenoise-16k "$D16" 16000 \
+        "--layout $LAYOUT --rate 16000" "$BAND_CROWD3_LRS16" \
+        "$BAND_CROWD3_SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
+        "$BAND_CROWD3_SEED"
   fi
 fi
 
