@@ -46,6 +46,7 @@
 #include "dsp_features.h"
 #include "dsp_frame_config.h"
 #include "dsp_level.h"
+#include "dsp_hum.h"
 #include "dsp_pitch.h"
 #include "dsp_processor.h"
 #include "dsp_stft.h"
@@ -71,6 +72,7 @@ struct _DspProcessor
   gsize stft_history;     /* floats per channel */
   gsize features_history; /* floats per channel */
   gsize pitch_history;    /* floats per channel, 0 below layout 3 */
+  gsize hum_history;      /* floats per channel */
   gsize delay_history;    /* floats per channel: the delay line (L frames) */
   gsize history_per_channel;
   gsize history_size; /* floats: channels, frames seen, position, pre-roll */
@@ -86,11 +88,14 @@ struct _DspProcessor
   gfloat vad_threshold;          /* 0 = no gate */
   guint vad_hold_frames;
   gboolean level_normalization; /* analyse at DSP_LEVEL_TARGET_DBFS */
+  gboolean hum_removal;         /* subtract the tracked mains hum */
   gfloat *gate_hold;      /* owned; channels; frames the gate stays open */
   DspLevel *level;        /* owned; channels; tracked even when not used */
   DspStft **stft;         /* owned, one per channel */
   DspFeatures **features; /* owned, one per channel */
   DspPitch **pitch;       /* owned, one per channel; NULL below layout 3 */
+  DspHum **hum;           /* owned, one per channel; tracked even when the
+                           * removal is off */
   gfloat *in_frame;       /* owned; channels x hop, partial frame */
   gfloat *out_frame;      /* owned; channels x hop, pending output */
   guint pos;              /* samples in the partial frame */
@@ -178,6 +183,8 @@ save_history (DspProcessor *self, gfloat *history)
     *p++ = self->gate_hold[c];
     dsp_level_save (&self->level[c], p);
     p += DSP_LEVEL_HISTORY_SIZE;
+    dsp_hum_save (self->hum[c], p);
+    p += self->hum_history;
     copy_delay_line (self, c, p, TRUE);
     p += self->delay_history;
   }
@@ -262,6 +269,8 @@ load_history (DspProcessor *self, gfloat *history)
     p++;
     dsp_level_load (&self->level[c], p);
     p += DSP_LEVEL_HISTORY_SIZE;
+    dsp_hum_load (self->hum[c], p);
+    p += self->hum_history;
     copy_delay_line (self, c, p, FALSE);
     p += self->delay_history;
     clamp_floor_above (self, c);
@@ -331,10 +340,13 @@ allocate_working_memory (DspProcessor *self)
 
   self->stft = g_new0 (DspStft *, self->channels);
   self->features = g_new0 (DspFeatures *, self->channels);
+  self->hum = g_new0 (DspHum *, self->channels);
   for (c = 0; c < self->channels; c++) {
     self->stft[c] = dsp_stft_new (&self->cfg);
     self->features[c] = dsp_features_new (&self->cfg);
+    self->hum[c] = dsp_hum_new (&self->cfg);
   }
+  self->hum_history = dsp_hum_history_size (self->hum[0]);
   self->tracks_floor = tracks_floor (self->features[0]);
   /* Only layout 3 reads the pitch, so only its snapshots carry the input
    * samples the pitch search needs. */
@@ -351,11 +363,11 @@ allocate_working_memory (DspProcessor *self)
       * ((gsize) self->n_bins * 2 + self->n_features
           + (self->tracks_floor ? self->n_bands : 0));
   /* Per channel: STFT, features, pitch, partial frame, pending output,
-   * gate, level tracker, delay line; then the frames seen (with lookahead
-   * only), the position and the pre-roll. */
+   * gate, level tracker, hum canceller, delay line; then the frames seen
+   * (with lookahead only), the position and the pre-roll. */
   self->history_per_channel = self->stft_history + self->features_history
       + self->pitch_history + 2 * self->hop + 1 + DSP_LEVEL_HISTORY_SIZE
-      + self->delay_history;
+      + self->hum_history + self->delay_history;
   self->history_size = self->channels * self->history_per_channel
       + (self->lookahead > 0 ? 1 : 0) + 2;
   self->latency = latency_of (self->model);
@@ -426,6 +438,7 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
   self->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
   self->level_normalization = TRUE;
+  self->hum_removal = TRUE;
   allocate_working_memory (self);
 
   dsp_model_init_state_descriptor (model, channels, self->history_size, &desc);
@@ -457,11 +470,13 @@ dsp_processor_free (DspProcessor *self)
   for (c = 0; c < self->channels && self->stft != NULL; c++) {
     dsp_stft_free (self->stft[c]);
     dsp_features_free (self->features[c]);
+    dsp_hum_free (self->hum[c]);
     if (self->pitch != NULL)
       dsp_pitch_free (self->pitch[c]);
   }
   g_free (self->stft);
   g_free (self->features);
+  g_free (self->hum);
   g_free (self->pitch);
   g_free (self->pitch_spectrum);
   g_free (self->in_frame);
@@ -820,6 +835,27 @@ dsp_processor_set_level_normalization (DspProcessor *self, gboolean enabled)
 }
 
 /**
+ * dsp_processor_set_hum_removal:
+ * @self: a processor
+ * @enabled: whether mains hum is subtracted before the network hears it
+ *
+ * With @enabled (the default), each channel's mains hum (the harmonics of
+ * 50 or 60 Hz up to DSP_HUM_MAX_HZ that stay steady for a second or more,
+ * see dsp_hum.c) is subtracted from its spectrum before the features are
+ * computed and the gains applied, so that the voice under it keeps its
+ * level. The canceller follows the hum either way (it is part of the
+ * history), so turning this on mid-stream takes out the hum already
+ * heard at once. Takes effect at the next frame. Call from the streaming
+ * thread.
+ */
+void
+dsp_processor_set_hum_removal (DspProcessor *self, gboolean enabled)
+{
+  g_return_if_fail (self != NULL);
+  self->hum_removal = enabled != FALSE;
+}
+
+/**
  * dsp_processor_set_attenuation_limit:
  * @self: a processor
  * @db: the largest attenuation in dB (0 = unlimited)
@@ -934,6 +970,9 @@ analyze_frame (DspProcessor *self)
     const gfloat *analysed;
 
     dsp_stft_analyze (self->stft[c], in, spectrum);
+    /* Before the features, so that the network hears what is left of
+     * the hum, and the gains act on what is left of it. */
+    dsp_hum_process (self->hum[c], spectrum, self->hum_removal);
     analysed = analysis_spectrum (self, c, spectrum);
     dsp_features_compute (self->features[c], analysed, row, energies);
     if (self->pitch != NULL) {

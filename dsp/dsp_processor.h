@@ -118,6 +118,8 @@ void dsp_processor_set_harmonic_lift (DspProcessor *self, gfloat lift);
 void dsp_processor_set_level_normalization (DspProcessor *self,
     gboolean enabled);
 
+void dsp_processor_set_hum_removal (DspProcessor *self, gboolean enabled);
+
 void dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
     guint hold_frames);
 

@@ -6,7 +6,8 @@
  *                                [SPEECH_PROTECTION
  *                                 [STATIONARY_SUPPRESSION
  *                                  [HARMONIC_LIFT
- *                                   [LEVEL_NORMALIZATION]]]]]
+ *                                   [LEVEL_NORMALIZATION
+ *                                    [HUM_REMOVAL]]]]]]
  *
  * run: feeds the feature rows of a file written by rnndenoise-features
  * through dsp_model_forward(), each sequence from the zero state, batch 1,
@@ -20,8 +21,8 @@
  * denoise: runs a mono 48 kHz file (WAV or raw float32, as
  * rnndenoise-features reads them) through a DspProcessor with the given
  * attenuation limit, speech protection, stationary suppression, harmonic
- * lift and level normalisation (0 or 1) (the processor's defaults when not
- * given), drains its
+ * lift, level normalisation (0 or 1) and hum removal (0 or 1) (the
+ * processor's defaults when not given), drains its
  * tail and writes a mono 32-bit float WAV of the same length, aligned with
  * the input. It prints the mean VAD probability.
  */
@@ -203,6 +204,12 @@ write_wav (const gchar *path, const gfloat *samples, gsize n, guint rate,
   return ok;
 }
 
+static gfloat
+setting (const gchar *text)
+{
+  return (gfloat) g_ascii_strtod (text, NULL);
+}
+
 static gboolean
 run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
     gchar **settings, GError **error)
@@ -212,6 +219,7 @@ run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
   DspProcessor *proc;
   gfloat *in, *out;
   gsize n, done;
+  guint given;
   gboolean ok;
 
   in = train_load_audio (in_path, rate, &n, error);
@@ -222,23 +230,20 @@ run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
     g_free (in);
     return FALSE;
   }
-  if (settings[0] != NULL) {
-    dsp_processor_set_attenuation_limit (proc,
-        (gfloat) g_ascii_strtod (settings[0], NULL));
-    if (settings[1] != NULL)
-      dsp_processor_set_speech_protection (proc,
-          (gfloat) g_ascii_strtod (settings[1], NULL));
-    if (settings[1] != NULL && settings[2] != NULL)
-      dsp_processor_set_stationary_suppression (proc,
-          (gfloat) g_ascii_strtod (settings[2], NULL));
-    if (settings[1] != NULL && settings[2] != NULL && settings[3] != NULL)
-      dsp_processor_set_harmonic_lift (proc,
-          (gfloat) g_ascii_strtod (settings[3], NULL));
-    if (settings[1] != NULL && settings[2] != NULL && settings[3] != NULL
-        && settings[4] != NULL)
-      dsp_processor_set_level_normalization (proc,
-          g_ascii_strtod (settings[4], NULL) != 0.0);
-  }
+  /* The settings are positional: each one given implies those before. */
+  given = g_strv_length (settings);
+  if (given > 0)
+    dsp_processor_set_attenuation_limit (proc, setting (settings[0]));
+  if (given > 1)
+    dsp_processor_set_speech_protection (proc, setting (settings[1]));
+  if (given > 2)
+    dsp_processor_set_stationary_suppression (proc, setting (settings[2]));
+  if (given > 3)
+    dsp_processor_set_harmonic_lift (proc, setting (settings[3]));
+  if (given > 4)
+    dsp_processor_set_level_normalization (proc, setting (settings[4]) != 0);
+  if (given > 5)
+    dsp_processor_set_hum_removal (proc, setting (settings[5]) != 0);
 
   /* Output sample i is input sample i; the drain gives the tail. */
   out = g_new0 (gfloat, n + dsp_processor_get_latency (proc));
@@ -264,14 +269,14 @@ main (int argc, char **argv)
   gboolean ok;
 
   if (argc < 5
-      || (argc != 5 && !(argc <= 10 && strcmp (argv[1], "denoise") == 0))
+      || (argc != 5 && !(argc <= 11 && strcmp (argv[1], "denoise") == 0))
       || (strcmp (argv[1], "run") != 0 && strcmp (argv[1], "denoise") != 0)) {
     fprintf (stderr,
         "usage: rnndenoise-forward run MODEL FEATURES OUT\n"
         "       rnndenoise-forward denoise MODEL IN OUT "
         "[ATTENUATION_LIMIT_DB [SPEECH_PROTECTION "
         "[STATIONARY_SUPPRESSION [HARMONIC_LIFT "
-        "[LEVEL_NORMALIZATION]]]]]\n");
+        "[LEVEL_NORMALIZATION [HUM_REMOVAL]]]]]]\n");
     return 2;
   }
   model = dsp_model_new_from_file (argv[2], &error);

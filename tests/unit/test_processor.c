@@ -1382,6 +1382,9 @@ START_TEST (test_lookahead_passes_through)
   model = model_from_data (data, size);
   p0 = dsp_processor_new (plain, channels, NULL);
   p = dsp_processor_new (model, channels, NULL);
+  /* The signal's vibrato centres on 120 Hz, a steady tone at a mains
+   * harmonic the hum canceller would take out. */
+  dsp_processor_set_hum_removal (p, FALSE);
 
   ck_assert_uint_eq (dsp_processor_get_latency (p),
       dsp_processor_get_latency (p0) + HOP);
@@ -1406,6 +1409,114 @@ START_TEST (test_lookahead_passes_through)
   dsp_model_unref (model);
   g_free (x);
   g_free (y);
+}
+END_TEST
+
+/* A network whose gains are all 1 (zero weights, a large bias in the gain
+ * head): the processor's output is its input but for what it does before
+ * the network, such as taking out hum. */
+static DspModel *
+pass_through_model (void)
+{
+  gsize size;
+  guint8 *data = lookahead_model_data (0, DSP_FEATURE_LAYOUT_CEPSTRUM_V1,
+      DSP_WEIGHT_F32, FALSE, &size);
+  DspModel *model;
+
+  model_helper_fill_weights (data, 3, 0, 32, 0.0f);
+  model_helper_fill_bias (data, 3, 30.0f);
+  model_helper_fix_size_and_checksum (data, size);
+  model = model_from_data (data, size);
+  return model;
+}
+
+/* Energy of @a - @b over samples @from .. @to, in dB relative to @ref's. */
+static gdouble
+difference_db (const gfloat *a, const gfloat *b, const gfloat *ref, gsize from,
+    gsize to)
+{
+  gdouble e = 1e-30, r = 1e-30;
+  gsize i;
+
+  for (i = from; i < to; i++) {
+    e += ((gdouble) a[i] - b[i]) * ((gdouble) a[i] - b[i]);
+    r += (gdouble) ref[i] * ref[i];
+  }
+  return 10.0 * log10 (e / r);
+}
+
+/* Noise with a 50.2 Hz hum 20 dB over it, through a network that passes
+ * everything: with hum removal (the default) what comes out from the
+ * fourth second on is the noise, the hum more than 25 dB down; without
+ * it the hum stays. A third processor that turns removal off at 2 s and
+ * on again at 4 s gives the first one's output from 4 s on, and its
+ * state (hidden and history) equals the first's all along: the canceller
+ * follows the hum whatever the setting. */
+START_TEST (test_hum_removal)
+{
+  guint n = 8 * RATE, i, k, chunk[1] = { HOP };
+  DspModel *model = pass_through_model ();
+  DspProcessor *on, *off, *toggled;
+  gfloat *noise = g_new (gfloat, n), *x = g_new (gfloat, n), *hum;
+  gfloat *y_on = g_new0 (gfloat, n), *y_off = g_new0 (gfloat, n);
+  gfloat *y_toggled = g_new0 (gfloat, n);
+  gsize history = 0;
+  gfloat *h_on, *h_toggled;
+  GRand *rand = g_rand_new_with_seed (5);
+  guint produced[3] = { 0, 0, 0 }, t;
+
+  hum = g_new0 (gfloat, n);
+  for (i = 0; i < n; i++) {
+    noise[i] = (gfloat) (0.003 * g_rand_double_range (rand, -1.0, 1.0));
+    for (k = 1; k <= 10; k++)
+      hum[i] += (gfloat) (0.05 / k * sin (2 * G_PI * k * 50.2 * i / RATE + k));
+    x[i] = noise[i] + hum[i];
+  }
+  on = dsp_processor_new (model, 1, NULL);
+  off = dsp_processor_new (model, 1, NULL);
+  toggled = dsp_processor_new (model, 1, NULL);
+  dsp_processor_set_hum_removal (off, FALSE);
+  history = dsp_processor_get_state_descriptor (on)->history_size;
+  h_on = g_new (gfloat, history);
+  h_toggled = g_new (gfloat, history);
+  for (t = 0; t < n / HOP; t++) {
+    if (t == 2 * RATE / HOP)
+      dsp_processor_set_hum_removal (toggled, FALSE);
+    if (t == 4 * RATE / HOP)
+      dsp_processor_set_hum_removal (toggled, TRUE);
+    produced[0]
+        += run_chunked (on, x + t * HOP, y_on + produced[0], HOP, chunk, 1);
+    produced[1]
+        += run_chunked (off, x + t * HOP, y_off + produced[1], HOP, chunk, 1);
+    produced[2] += run_chunked (toggled, x + t * HOP, y_toggled + produced[2],
+        HOP, chunk, 1);
+    rnn_state_slot_peek (dsp_processor_get_slot (on), NULL, h_on, NULL);
+    rnn_state_slot_peek (dsp_processor_get_slot (toggled), NULL, h_toggled,
+        NULL);
+    ck_assert_msg (memcmp (h_on, h_toggled, history * sizeof (gfloat)) == 0,
+        "frame %u: the state depends on the setting", t);
+  }
+  ck_assert_double_lt (difference_db (y_on, noise, hum, 4 * RATE, produced[0]),
+      -25.0);
+  ck_assert_double_gt (difference_db (y_off, noise, hum, 4 * RATE, produced[1]),
+      -1.0);
+  ck_assert (memcmp (y_on + 4 * RATE + HOP, y_toggled + 4 * RATE + HOP,
+                 (produced[0] - 4 * RATE - HOP) * sizeof (gfloat))
+      == 0);
+
+  g_rand_free (rand);
+  dsp_processor_free (on);
+  dsp_processor_free (off);
+  dsp_processor_free (toggled);
+  dsp_model_unref (model);
+  g_free (noise);
+  g_free (hum);
+  g_free (x);
+  g_free (y_on);
+  g_free (y_off);
+  g_free (y_toggled);
+  g_free (h_on);
+  g_free (h_toggled);
 }
 END_TEST
 
@@ -1569,8 +1680,9 @@ START_TEST (test_lookahead_alignment)
   dsp_processor_set_speech_protection (p, 0.0f);
   dsp_processor_set_stationary_suppression (p, 0.0f);
   dsp_processor_set_harmonic_lift (p, 0.0f);
-  /* The reference analyses the input as it is. */
+  /* The reference analyses the input as it is, hum and all. */
   dsp_processor_set_level_normalization (p, FALSE);
+  dsp_processor_set_hum_removal (p, FALSE);
   for (t = 0; t < n_frames; t++) {
     produced += dsp_processor_process (p, x + t * HOP, y + produced, HOP, NULL,
         NULL, 0, &report);
@@ -1839,6 +1951,7 @@ processor_suite (void)
 
   tc = tcase_create ("lookahead");
   tcase_add_test (tc, test_lookahead_passes_through);
+  tcase_add_test (tc, test_hum_removal);
   tcase_add_test (tc, test_bin_head_corrects_low_bins);
   tcase_add_loop_test (tc, test_lookahead_alignment, 0, DSP_MAX_LOOKAHEAD);
   tcase_add_loop_test (tc, test_lookahead_ignored_gives_plain_output, 0,

@@ -1,0 +1,628 @@
+/* rnndenoise — dsp: the mains hum canceller
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Mains hum is a sum of harmonics of 50 or 60 Hz that stays put for
+ * seconds. Each harmonic's amplitude and phase, measured frame by frame
+ * and averaged over a second in the stream's own phase, converge on the
+ * hum's, while a voice's components at the same frequencies come and go
+ * with other phases and average out. The canceller subtracts what the
+ * averages predict for the frame from its complex spectrum, so the voice
+ * under the hum keeps its level and phase: a gain mask cannot do that,
+ * because below 2 kHz every 50 Hz bin of a 20 ms frame holds a harmonic of
+ * a 50 Hz hum, and a mask that removes the hum there removes the voice with
+ * it (docs/model.md, "The hum canceller").
+ *
+ * Harmonics 50 Hz apart overlap in 50 Hz bins, so the amplitudes are a
+ * least-squares fit of the analysis window's response to a cosine and a
+ * sine at each harmonic to the frame's first bins, not one bin each. Each
+ * harmonic is trusted by its coherence, |mean| / mean |amplitude|: near 1
+ * for a steady tone, small for speech or noise, so nothing is taken out
+ * where there is no hum. The 50 and 60 Hz families are both followed, and
+ * the one with more coherent energy is taken out. Each family follows its
+ * fundamental within DSP_HUM_MAX_DEVIATION by the phase its harmonics
+ * drift by from frame to frame.
+ *
+ * Everything a later frame depends on is saved with the stream
+ * (dsp_hum_save()); the fit matrices are rebuilt from the saved
+ * fundamental they were built for, so a stream continued from a snapshot
+ * runs the same arithmetic.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dsp_dense.h"
+#include "dsp_fft.h"
+#include "dsp_hum.h"
+#include "dsp_stft.h"
+
+#define N_FAMILIES 2
+static const gfloat nominal_hz[N_FAMILIES] = { 50.0f, 60.0f };
+
+/* Time constants of the harmonics' running means and of their drift's. */
+#define MEAN_TIME_S 0.5f
+#define DRIFT_TIME_S 0.5f
+/* The share of the measured frequency error corrected each frame, and
+ * the largest error one frame may correct (Hz). */
+#define TRACK_RATE 0.01f
+#define TRACK_MAX_HZ 0.5f
+/* A harmonic whose coherence is below COHERENCE_MIN is left alone; from
+ * COHERENCE_FULL on its whole mean is taken out. */
+#define COHERENCE_MIN 0.55f
+#define COHERENCE_FULL 0.85f
+/* Bins fitted beyond the highest harmonic's: the window's response to a
+ * tone spreads over about two bins either side. */
+#define FIT_MARGIN_BINS 3
+/* The fit is rebuilt for the tracked fundamental once its highest
+ * harmonic has moved this far (Hz) from the one the fit was built for. */
+#define REFIT_HZ 0.25f
+/* Ridge added to the fit's normal matrix, relative to its mean diagonal:
+ * keeps the solve well defined where two families' harmonics meet. */
+#define RIDGE 1e-6
+/* Saved floats per family besides its per-harmonic arrays: the tracked
+ * fundamental, the one the fit is built for, the phase. */
+#define FAMILY_SCALARS 3
+/* Complex mean, magnitude mean, complex drift, complex last amplitude. */
+#define FLOATS_PER_HARMONIC 7
+
+typedef struct
+{
+  gfloat nominal;
+  guint n_harmonics;
+  guint n_fit_bins; /* bins 0 .. n_fit_bins - 1 are fitted and corrected */
+
+  /* The family's stream state, saved by dsp_hum_save(). Amplitudes are
+   * complex (re, im), in the stream's phase: a frame's fitted amplitude
+   * turned back by the harmonic's phase at the frame's first sample. */
+  gfloat f0;         /* Hz, tracked */
+  gfloat fit_f0;     /* Hz, the fit and the responses are built for */
+  gfloat phase;      /* radians, 0..2 pi: the fundamental at the frame */
+  gfloat *mean;      /* n_harmonics complex: running mean amplitude */
+  gfloat *magnitude; /* n_harmonics: running mean of |amplitude| */
+  gfloat *drift;     /* n_harmonics complex: running mean of the rotation
+                     * from the last frame's amplitude to this one's */
+  gfloat *last;      /* n_harmonics complex: the last frame's amplitude */
+
+  /* Built from fit_f0 (build_fit()), not saved. */
+  gfloat built_f0;        /* the fit_f0 the matrices hold, 0 = none */
+  gfloat *fit_rows;       /* (2 n_harmonics) x (2 n_fit_bins) */
+  gfloat *response_rows;  /* (2 n_fit_bins) x (2 n_harmonics) */
+  DspMatrix fit;          /* spectrum bins -> (cos, sin) amplitude pairs */
+  DspMatrix response;     /* (cos, sin) amplitude pairs -> spectrum bins */
+  gfloat *pairs;          /* 2 n_harmonics scratch */
+  gfloat coherent_energy; /* this frame's, to choose the family */
+} HumFamily;
+
+struct _DspHum
+{
+  guint sample_rate;
+  guint window;
+  guint hop;
+  gfloat mean_rate;  /* per frame */
+  gfloat drift_rate; /* per frame */
+  DspFft *fft;
+  gfloat *analysis_window; /* window floats */
+  gfloat *frame;           /* window floats scratch */
+  gfloat *spectrum;        /* (window / 2 + 1) x 2 scratch */
+  gdouble *normal;         /* the largest family's normal matrix */
+  gfloat *estimate;        /* the largest family's fitted bins x 2 */
+  HumFamily family[N_FAMILIES];
+};
+
+static gsize
+family_history_size (const HumFamily *fam)
+{
+  return FAMILY_SCALARS + (gsize) FLOATS_PER_HARMONIC * fam->n_harmonics;
+}
+
+/* The analysis' response (its windowed, normalised DFT, bins 0 ..
+ * n_fit_bins - 1) to a unit cosine (@sine FALSE) or sine at @hz, starting
+ * at phase 0 on the frame's first sample, written down column @column of
+ * the response matrix. */
+static void
+fill_response_column (DspHum *self, HumFamily *fam, gdouble hz, gboolean sine,
+    guint column)
+{
+  guint n_pairs = 2 * fam->n_harmonics, n, i;
+
+  for (n = 0; n < self->window; n++) {
+    gdouble arg = 2.0 * G_PI * hz * n / self->sample_rate;
+
+    self->frame[n]
+        = self->analysis_window[n] * (gfloat) (sine ? sin (arg) : cos (arg));
+  }
+  dsp_fft_forward (self->fft, self->frame, self->spectrum);
+  for (i = 0; i < 2 * fam->n_fit_bins; i++)
+    fam->response_rows[(gsize) i * n_pairs + column] = self->spectrum[i];
+}
+
+/* In-place Cholesky factor (lower triangle) of the n x n matrix @a;
+ * FALSE if it is not positive definite. */
+static gboolean
+cholesky (gdouble *a, guint n)
+{
+  guint i, j, k;
+
+  for (j = 0; j < n; j++) {
+    gdouble d = a[j * n + j];
+
+    for (k = 0; k < j; k++)
+      d -= a[j * n + k] * a[j * n + k];
+    if (!(d > 0.0))
+      return FALSE;
+    a[j * n + j] = sqrt (d);
+    for (i = j + 1; i < n; i++) {
+      gdouble s = a[i * n + j];
+
+      for (k = 0; k < j; k++)
+        s -= a[i * n + k] * a[j * n + k];
+      a[i * n + j] = s / a[j * n + j];
+    }
+  }
+  return TRUE;
+}
+
+/* Solves L L^T x = x in place for the Cholesky factor @l. */
+static void
+cholesky_solve (const gdouble *l, guint n, gdouble *x)
+{
+  guint i, k;
+
+  for (i = 0; i < n; i++) {
+    for (k = 0; k < i; k++)
+      x[i] -= l[i * n + k] * x[k];
+    x[i] /= l[i * n + i];
+  }
+  for (i = n; i-- > 0;) {
+    for (k = i + 1; k < n; k++)
+      x[i] -= l[k * n + i] * x[k];
+    x[i] /= l[i * n + i];
+  }
+}
+
+/* Builds @fam's response and fit matrices for its fit_f0: the responses
+ * R to each harmonic's cosine and sine, and the ridge least-squares fit
+ * (R^T R + r I)^-1 R^T. A millisecond or so: it runs when a stream
+ * starts and when the tracked fundamental has moved (REFIT_HZ). */
+static void
+build_fit (DspHum *self, HumFamily *fam)
+{
+  guint n_pairs = 2 * fam->n_harmonics, n_obs = 2 * fam->n_fit_bins;
+  gdouble *normal = self->normal, trace = 0.0, column[2 * 64 + 8];
+  guint h, i, j, k;
+
+  for (h = 0; h < fam->n_harmonics; h++) {
+    gdouble hz = (gdouble) (h + 1) * fam->fit_f0;
+
+    fill_response_column (self, fam, hz, FALSE, 2 * h);
+    fill_response_column (self, fam, hz, TRUE, 2 * h + 1);
+  }
+  for (i = 0; i < n_pairs; i++) {
+    for (j = 0; j <= i; j++) {
+      gdouble s = 0.0;
+
+      for (k = 0; k < n_obs; k++)
+        s += (gdouble) fam->response_rows[(gsize) k * n_pairs + i]
+            * fam->response_rows[(gsize) k * n_pairs + j];
+      normal[i * n_pairs + j] = normal[j * n_pairs + i] = s;
+    }
+    trace += normal[i * n_pairs + i];
+  }
+  for (i = 0; i < n_pairs; i++)
+    normal[i * n_pairs + i] += RIDGE * trace / n_pairs;
+  if (!cholesky (normal, n_pairs)) {
+    /* Cannot happen with the ridge; a zero fit takes nothing out. */
+    memset (fam->fit_rows, 0, sizeof (gfloat) * n_pairs * n_obs);
+    fam->built_f0 = fam->fit_f0;
+    return;
+  }
+  g_assert (n_pairs <= G_N_ELEMENTS (column));
+  for (k = 0; k < n_obs; k++) {
+    for (i = 0; i < n_pairs; i++)
+      column[i] = fam->response_rows[(gsize) k * n_pairs + i];
+    cholesky_solve (normal, n_pairs, column);
+    for (i = 0; i < n_pairs; i++)
+      fam->fit_rows[(gsize) i * n_obs + k] = (gfloat) column[i];
+  }
+  fam->built_f0 = fam->fit_f0;
+}
+
+/* The family's stream state at the start of a stream: nothing heard, the
+ * fundamental at its nominal value. */
+static void
+reset_family (HumFamily *fam)
+{
+  guint n = fam->n_harmonics;
+
+  fam->f0 = fam->fit_f0 = fam->nominal;
+  fam->phase = 0.0f;
+  memset (fam->mean, 0, sizeof (gfloat) * 2 * n);
+  memset (fam->magnitude, 0, sizeof (gfloat) * n);
+  memset (fam->drift, 0, sizeof (gfloat) * 2 * n);
+  memset (fam->last, 0, sizeof (gfloat) * 2 * n);
+}
+
+static void
+init_family (DspHum *self, HumFamily *fam, gfloat nominal)
+{
+  gdouble bin_hz = (gdouble) self->sample_rate / self->window;
+  gdouble top = DSP_HUM_MAX_HZ * (1.0 + DSP_HUM_MAX_DEVIATION);
+  guint n_bins = self->window / 2 + 1, n_pairs, n_obs;
+
+  fam->nominal = nominal;
+  fam->n_harmonics = (guint) floor (DSP_HUM_MAX_HZ / nominal);
+  fam->n_fit_bins
+      = MIN ((guint) ceil (top / bin_hz) + FIT_MARGIN_BINS + 1, n_bins);
+  n_pairs = 2 * fam->n_harmonics;
+  n_obs = 2 * fam->n_fit_bins;
+  fam->mean = g_new0 (gfloat, n_pairs);
+  fam->magnitude = g_new0 (gfloat, fam->n_harmonics);
+  fam->drift = g_new0 (gfloat, n_pairs);
+  fam->last = g_new0 (gfloat, n_pairs);
+  fam->pairs = g_new0 (gfloat, n_pairs);
+  fam->fit_rows = g_new0 (gfloat, (gsize) n_pairs * n_obs);
+  fam->response_rows = g_new0 (gfloat, (gsize) n_obs * n_pairs);
+  fam->fit = (DspMatrix){ .type = DSP_WEIGHT_F32,
+    .rows = n_pairs,
+    .cols = n_obs,
+    .f32 = fam->fit_rows };
+  fam->response = (DspMatrix){ .type = DSP_WEIGHT_F32,
+    .rows = n_obs,
+    .cols = n_pairs,
+    .f32 = fam->response_rows };
+  reset_family (fam);
+}
+
+/**
+ * dsp_hum_new:
+ * @cfg: the stream's frame configuration (rate, window, hop)
+ *
+ * One channel's hum canceller, at the start of a stream. Allocates and
+ * builds its fits here; dsp_hum_process() allocates nothing.
+ *
+ * Returns: (transfer full): a new #DspHum.
+ */
+DspHum *
+dsp_hum_new (const DspFrameConfig *cfg)
+{
+  DspHum *self;
+  guint f, largest = 0;
+
+  g_return_val_if_fail (cfg != NULL, NULL);
+
+  self = g_new0 (DspHum, 1);
+  self->sample_rate = cfg->sample_rate;
+  self->window = cfg->window;
+  self->hop = cfg->hop;
+  self->mean_rate = (gfloat) cfg->hop / (MEAN_TIME_S * cfg->sample_rate);
+  self->drift_rate = (gfloat) cfg->hop / (DRIFT_TIME_S * cfg->sample_rate);
+  self->fft = dsp_fft_new (cfg->window);
+  self->analysis_window = g_new (gfloat, cfg->window);
+  dsp_stft_fill_analysis_window (cfg, self->analysis_window);
+  self->frame = g_new0 (gfloat, cfg->window);
+  self->spectrum = g_new0 (gfloat, (gsize) (cfg->window / 2 + 1) * 2);
+  for (f = 0; f < N_FAMILIES; f++) {
+    init_family (self, &self->family[f], nominal_hz[f]);
+    largest = MAX (largest, self->family[f].n_fit_bins);
+    largest = MAX (largest, self->family[f].n_harmonics);
+  }
+  self->normal = g_new0 (gdouble, (gsize) 4 * largest * largest);
+  self->estimate = g_new0 (gfloat, (gsize) 2 * largest);
+  for (f = 0; f < N_FAMILIES; f++)
+    build_fit (self, &self->family[f]);
+  return self;
+}
+
+/**
+ * dsp_hum_free:
+ * @self: (nullable): a #DspHum
+ */
+void
+dsp_hum_free (DspHum *self)
+{
+  guint f;
+
+  if (self == NULL)
+    return;
+  for (f = 0; f < N_FAMILIES; f++) {
+    HumFamily *fam = &self->family[f];
+
+    g_free (fam->mean);
+    g_free (fam->magnitude);
+    g_free (fam->drift);
+    g_free (fam->last);
+    g_free (fam->pairs);
+    g_free (fam->fit_rows);
+    g_free (fam->response_rows);
+  }
+  dsp_fft_free (self->fft);
+  g_free (self->analysis_window);
+  g_free (self->frame);
+  g_free (self->spectrum);
+  g_free (self->normal);
+  g_free (self->estimate);
+  g_free (self);
+}
+
+/**
+ * dsp_hum_history_size:
+ * @self: a #DspHum
+ *
+ * Returns: the floats dsp_hum_save() writes and dsp_hum_load() reads.
+ */
+gsize
+dsp_hum_history_size (const DspHum *self)
+{
+  gsize n = 0;
+  guint f;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  for (f = 0; f < N_FAMILIES; f++)
+    n += family_history_size (&self->family[f]);
+  return n;
+}
+
+/* How much of harmonic @h's mean is taken out: 0 below COHERENCE_MIN, 1
+ * from COHERENCE_FULL, linear between. */
+/* Harmonic @h's coherence, |mean amplitude| / mean |amplitude|: 1 for a
+ * steady tone, small for what comes and goes with other phases. */
+static gfloat
+coherence (const HumFamily *fam, guint h)
+{
+  gfloat re = fam->mean[2 * h], im = fam->mean[2 * h + 1];
+
+  if (!(fam->magnitude[h] > 1e-20f))
+    return 0.0f;
+  return MIN (sqrtf (re * re + im * im) / fam->magnitude[h], 1.0f);
+}
+
+static gfloat
+harmonic_weight (const HumFamily *fam, guint h)
+{
+  return CLAMP ((coherence (fam, h) - COHERENCE_MIN)
+          / (COHERENCE_FULL - COHERENCE_MIN),
+      0.0f, 1.0f);
+}
+
+/* Fits the family's harmonics to @spectrum and moves their running means
+ * on. Leaves in fam->pairs the (cosine, sine) amplitudes the means, before
+ * this frame, predict for the frame, weighed by their coherence, and their
+ * energy in fam->coherent_energy. */
+static void
+fit_frame (DspHum *self, HumFamily *fam, const gfloat *spectrum)
+{
+  gfloat a = self->mean_rate, d = self->drift_rate;
+  guint h;
+
+  /* pairs = (a_h, b_h): the frame holds a_h cos + b_h sin of harmonic h,
+   * in the frame's time; a cos x + b sin x = Re ((a - i b) e^(i x)). */
+  dsp_matrix_gemv (&fam->fit, spectrum, NULL, fam->pairs);
+  fam->coherent_energy = 0.0f;
+  for (h = 0; h < fam->n_harmonics; h++) {
+    gfloat turn = fmodf ((gfloat) (h + 1) * fam->phase, 2.0f * (gfloat) G_PI);
+    gfloat c = cosf (turn), s = sinf (turn);
+    gfloat fr = fam->pairs[2 * h], fi = -fam->pairs[2 * h + 1];
+    /* The amplitude in the stream's phase: turned back by e^(-i turn). */
+    gfloat re = fr * c + fi * s, im = fi * c - fr * s;
+    gfloat w = harmonic_weight (fam, h);
+    gfloat mr = fam->mean[2 * h] * w, mi = fam->mean[2 * h + 1] * w;
+    gfloat lr = fam->last[2 * h], li = fam->last[2 * h + 1];
+    gfloat norm = sqrtf (re * re + im * im) + sqrtf (lr * lr + li * li);
+    gfloat dr = 0.0f, di = 0.0f;
+
+    fam->coherent_energy += mr * mr + mi * mi;
+    /* The prediction, turned forward into the frame's time. */
+    fam->pairs[2 * h] = mr * c - mi * s;
+    fam->pairs[2 * h + 1] = -(mr * s + mi * c);
+
+    /* The rotation since the last frame, scaled to an amplitude (not
+     * its square) so that it stays on the samples' scale. */
+    if (norm > 1e-20f) {
+      dr = (re * lr + im * li) / norm;
+      di = (im * lr - re * li) / norm;
+    }
+    fam->mean[2 * h] += a * (re - fam->mean[2 * h]);
+    fam->mean[2 * h + 1] += a * (im - fam->mean[2 * h + 1]);
+    fam->magnitude[h] += a * (sqrtf (re * re + im * im) - fam->magnitude[h]);
+    fam->drift[2 * h] += d * (dr - fam->drift[2 * h]);
+    fam->drift[2 * h + 1] += d * (di - fam->drift[2 * h + 1]);
+    fam->last[2 * h] = re;
+    fam->last[2 * h + 1] = im;
+  }
+}
+
+/* Moves the family's fundamental by the phase its harmonics drift by per
+ * frame (each harmonic's drift divided by its number, weighed by its
+ * size), advances its phase by one hop and rebuilds the fit if the
+ * fundamental has moved far enough. */
+static void
+track_fundamental (DspHum *self, HumFamily *fam)
+{
+  /* The most a fundamental within range turns per frame against the
+   * nominal one, twice over: drifts beyond (h + 1) times it are not hum. */
+  gfloat max_turn = 2.0f * 2.0f * (gfloat) G_PI * fam->nominal
+      * DSP_HUM_MAX_DEVIATION * self->hop / self->sample_rate;
+  gfloat sum = 0.0f, weight = 0.0f, lo, hi;
+  guint h;
+
+  for (h = 0; h < fam->n_harmonics; h++) {
+    gfloat dr = fam->drift[2 * h], di = fam->drift[2 * h + 1];
+    gfloat size = sqrtf (dr * dr + di * di);
+
+    /* Only a drift forward (dr > 0) counts, weighed by it: a hum within
+     * DSP_HUM_MAX_DEVIATION turns a harmonic by well under a quarter turn
+     * per frame, while what a harmonic's fit catches of its neighbours
+     * while the fit is off can turn by half a turn each frame. It is
+     * weighed by the harmonic's coherence too, so that the harmonics a
+     * voice covers, whose drift the voice's phases move, count less. */
+    if (dr > 0.0f && size > 0.0f) {
+      gfloat turn = atan2f (di, dr), w = dr * coherence (fam, h);
+
+      if (fabsf (turn) > (h + 1) * max_turn)
+        continue;
+      sum += w * turn / (gfloat) (h + 1);
+      weight += w;
+    }
+  }
+  if (weight > 1e-20f) {
+    gfloat error_hz
+        = sum / weight * self->sample_rate / (2.0f * (gfloat) G_PI * self->hop);
+
+    error_hz = CLAMP (error_hz, -TRACK_MAX_HZ, TRACK_MAX_HZ);
+    lo = fam->nominal * (1.0f - DSP_HUM_MAX_DEVIATION);
+    hi = fam->nominal * (1.0f + DSP_HUM_MAX_DEVIATION);
+    fam->f0 = CLAMP (fam->f0 + TRACK_RATE * error_hz, lo, hi);
+  }
+  fam->phase = fmodf (fam->phase
+          + 2.0f * (gfloat) G_PI * fam->f0 * self->hop / self->sample_rate,
+      2.0f * (gfloat) G_PI);
+  if (fabsf (fam->f0 - fam->fit_f0) * fam->n_harmonics > REFIT_HZ) {
+    fam->fit_f0 = fam->f0;
+    build_fit (self, fam);
+  }
+}
+
+/**
+ * dsp_hum_process:
+ * @self: a #DspHum
+ * @spectrum: the frame's spectrum (dsp_stft_analyze()), finite
+ * @remove: take the hum out of @spectrum; FALSE only follows it
+ *
+ * Takes in one frame and, with @remove, subtracts the hum its running
+ * means predict from the spectrum's first bins. The state moves on the
+ * same way whether or not @remove is set, so turning removal on or off
+ * mid-stream changes nothing but the output. Never allocates, except when
+ * the tracked fundamental has moved and the fit is rebuilt.
+ */
+void
+dsp_hum_process (DspHum *self, gfloat *spectrum, gboolean remove)
+{
+  HumFamily *best = NULL;
+  guint f, i;
+
+  g_return_if_fail (self != NULL && spectrum != NULL);
+
+  for (f = 0; f < N_FAMILIES; f++) {
+    fit_frame (self, &self->family[f], spectrum);
+    if (best == NULL || self->family[f].coherent_energy > best->coherent_energy)
+      best = &self->family[f];
+  }
+  if (remove && best->coherent_energy > 0.0f) {
+    dsp_matrix_gemv (&best->response, best->pairs, NULL, self->estimate);
+    for (i = 0; i < 2 * best->n_fit_bins; i++)
+      spectrum[i] -= self->estimate[i];
+  }
+  for (f = 0; f < N_FAMILIES; f++)
+    track_fundamental (self, &self->family[f]);
+}
+
+/**
+ * dsp_hum_get_fundamental:
+ * @self: a #DspHum
+ *
+ * Returns: the fundamental (Hz) of the family with the most coherent
+ * energy in the last frame, or 0 if neither had any (no hum taken out).
+ */
+gfloat
+dsp_hum_get_fundamental (const DspHum *self)
+{
+  const HumFamily *best = NULL;
+  guint f;
+
+  g_return_val_if_fail (self != NULL, 0.0f);
+
+  for (f = 0; f < N_FAMILIES; f++) {
+    if (self->family[f].coherent_energy > 0.0f
+        && (best == NULL
+            || self->family[f].coherent_energy > best->coherent_energy))
+      best = &self->family[f];
+  }
+  return best != NULL ? best->f0 : 0.0f;
+}
+
+/**
+ * dsp_hum_save:
+ * @self: a #DspHum
+ * @out: dsp_hum_history_size() floats
+ *
+ * Writes the stream state: per family the tracked fundamental, the one its
+ * fit is built for, its phase and its harmonics' running means.
+ */
+void
+dsp_hum_save (const DspHum *self, gfloat *out)
+{
+  guint f;
+
+  g_return_if_fail (self != NULL && out != NULL);
+
+  for (f = 0; f < N_FAMILIES; f++) {
+    const HumFamily *fam = &self->family[f];
+    guint n = fam->n_harmonics;
+
+    *out++ = fam->f0;
+    *out++ = fam->fit_f0;
+    *out++ = fam->phase;
+    memcpy (out, fam->mean, sizeof (gfloat) * 2 * n);
+    out += 2 * n;
+    memcpy (out, fam->magnitude, sizeof (gfloat) * n);
+    out += n;
+    memcpy (out, fam->drift, sizeof (gfloat) * 2 * n);
+    out += 2 * n;
+    memcpy (out, fam->last, sizeof (gfloat) * 2 * n);
+    out += 2 * n;
+  }
+}
+
+/* A saved fundamental, held to the family's range; anything else (NaN
+ * from a damaged snapshot) becomes the nominal one. */
+static gfloat
+load_fundamental (const HumFamily *fam, gfloat hz)
+{
+  gfloat lo = fam->nominal * (1.0f - DSP_HUM_MAX_DEVIATION);
+  gfloat hi = fam->nominal * (1.0f + DSP_HUM_MAX_DEVIATION);
+
+  return hz >= lo && hz <= hi ? hz : fam->nominal;
+}
+
+/**
+ * dsp_hum_load:
+ * @self: a #DspHum
+ * @in: dsp_hum_history_size() floats from dsp_hum_save(), finite
+ *
+ * Restores the stream state. A saved state passes unchanged; a damaged
+ * one is held to what dsp_hum_process() can produce (fundamentals within
+ * range, phases within 0..2 pi, magnitudes not negative). The fits are
+ * rebuilt only if the saved fundamental they are built for differs from
+ * the one they hold.
+ */
+void
+dsp_hum_load (DspHum *self, const gfloat *in)
+{
+  guint f, h;
+
+  g_return_if_fail (self != NULL && in != NULL);
+
+  for (f = 0; f < N_FAMILIES; f++) {
+    HumFamily *fam = &self->family[f];
+    guint n = fam->n_harmonics;
+
+    fam->f0 = load_fundamental (fam, *in++);
+    fam->fit_f0 = load_fundamental (fam, *in++);
+    fam->phase = *in++;
+    if (!(fam->phase >= 0.0f && fam->phase < 2.0f * (gfloat) G_PI))
+      fam->phase = 0.0f;
+    memcpy (fam->mean, in, sizeof (gfloat) * 2 * n);
+    in += 2 * n;
+    for (h = 0; h < n; h++)
+      fam->magnitude[h] = MAX (in[h], 0.0f);
+    in += n;
+    memcpy (fam->drift, in, sizeof (gfloat) * 2 * n);
+    in += 2 * n;
+    memcpy (fam->last, in, sizeof (gfloat) * 2 * n);
+    in += 2 * n;
+    if (fam->built_f0 != fam->fit_f0)
+      build_fit (self, fam);
+  }
+}
