@@ -14,13 +14,16 @@
  *
  * Harmonics 50 Hz apart overlap in 50 Hz bins, so the amplitudes are a
  * least-squares fit of the analysis window's response to a cosine and a
- * sine at each harmonic to the frame's first bins, not one bin each. Each
+ * sine at each harmonic (and to a constant, so that an offset is not
+ * taken for the first harmonics) to the frame's first bins. Each
  * harmonic is trusted by its coherence, |mean| / mean |amplitude|: near 1
  * for a steady tone, small for speech or noise, so nothing is taken out
  * where there is no hum. The 50 and 60 Hz families are both followed, and
  * the one with more coherent energy is taken out. Each family follows its
  * fundamental within DSP_HUM_MAX_DEVIATION by the phase its harmonics
- * drift by from frame to frame.
+ * drift by from frame to frame. What is taken out of a harmonic is never
+ * more than the frame holds of it, so a hum that stops (or digital
+ * silence) is not answered by the hum the means still remember.
  *
  * Everything a later frame depends on is saved with the stream
  * (dsp_hum_save()); the fit matrices are rebuilt from the saved
@@ -41,7 +44,7 @@
 static const gfloat nominal_hz[N_FAMILIES] = { 50.0f, 60.0f };
 
 /* Time constants of the harmonics' running means and of their drift's. */
-#define MEAN_TIME_S 0.5f
+#define MEAN_TIME_S 2.0f
 #define DRIFT_TIME_S 0.5f
 /* The share of the measured frequency error corrected each frame, and
  * the largest error one frame may correct (Hz). */
@@ -49,8 +52,8 @@ static const gfloat nominal_hz[N_FAMILIES] = { 50.0f, 60.0f };
 #define TRACK_MAX_HZ 0.5f
 /* A harmonic whose coherence is below COHERENCE_MIN is left alone; from
  * COHERENCE_FULL on its whole mean is taken out. */
-#define COHERENCE_MIN 0.55f
-#define COHERENCE_FULL 0.85f
+#define COHERENCE_MIN 0.7f
+#define COHERENCE_FULL 0.9f
 /* Bins fitted beyond the highest harmonic's: the window's response to a
  * tone spreads over about two bins either side. */
 #define FIT_MARGIN_BINS 3
@@ -116,15 +119,23 @@ family_history_size (const HumFamily *fam)
   return FAMILY_SCALARS + (gsize) FLOATS_PER_HARMONIC * fam->n_harmonics;
 }
 
+/* Unknowns of a family's fit: a cosine and a sine per harmonic, then an
+ * offset. */
+static guint
+n_unknowns (const HumFamily *fam)
+{
+  return 2 * fam->n_harmonics + 1;
+}
+
 /* The analysis' response (its windowed, normalised DFT, bins 0 ..
  * n_fit_bins - 1) to a unit cosine (@sine FALSE) or sine at @hz, starting
  * at phase 0 on the frame's first sample, written down column @column of
- * the response matrix. */
+ * the response matrix (@hz 0 and @sine FALSE: a constant). */
 static void
 fill_response_column (DspHum *self, HumFamily *fam, gdouble hz, gboolean sine,
     guint column)
 {
-  guint n_pairs = 2 * fam->n_harmonics, n, i;
+  guint n_pairs = n_unknowns (fam), n, i;
 
   for (n = 0; n < self->window; n++) {
     gdouble arg = 2.0 * G_PI * hz * n / self->sample_rate;
@@ -188,7 +199,7 @@ cholesky_solve (const gdouble *l, guint n, gdouble *x)
 static void
 build_fit (DspHum *self, HumFamily *fam)
 {
-  guint n_pairs = 2 * fam->n_harmonics, n_obs = 2 * fam->n_fit_bins;
+  guint n_pairs = n_unknowns (fam), n_obs = 2 * fam->n_fit_bins;
   gdouble *normal = self->normal, trace = 0.0, column[2 * 64 + 8];
   guint h, i, j, k;
 
@@ -198,6 +209,7 @@ build_fit (DspHum *self, HumFamily *fam)
     fill_response_column (self, fam, hz, FALSE, 2 * h);
     fill_response_column (self, fam, hz, TRUE, 2 * h + 1);
   }
+  fill_response_column (self, fam, 0.0, FALSE, n_pairs - 1);
   for (i = 0; i < n_pairs; i++) {
     for (j = 0; j <= i; j++) {
       gdouble s = 0.0;
@@ -254,12 +266,12 @@ init_family (DspHum *self, HumFamily *fam, gfloat nominal)
   fam->n_harmonics = (guint) floor (DSP_HUM_MAX_HZ / nominal);
   fam->n_fit_bins
       = MIN ((guint) ceil (top / bin_hz) + FIT_MARGIN_BINS + 1, n_bins);
-  n_pairs = 2 * fam->n_harmonics;
+  n_pairs = n_unknowns (fam);
   n_obs = 2 * fam->n_fit_bins;
-  fam->mean = g_new0 (gfloat, n_pairs);
+  fam->mean = g_new0 (gfloat, 2 * fam->n_harmonics);
   fam->magnitude = g_new0 (gfloat, fam->n_harmonics);
-  fam->drift = g_new0 (gfloat, n_pairs);
-  fam->last = g_new0 (gfloat, n_pairs);
+  fam->drift = g_new0 (gfloat, 2 * fam->n_harmonics);
+  fam->last = g_new0 (gfloat, 2 * fam->n_harmonics);
   fam->pairs = g_new0 (gfloat, n_pairs);
   fam->fit_rows = g_new0 (gfloat, (gsize) n_pairs * n_obs);
   fam->response_rows = g_new0 (gfloat, (gsize) n_obs * n_pairs);
@@ -307,7 +319,8 @@ dsp_hum_new (const DspFrameConfig *cfg)
     largest = MAX (largest, self->family[f].n_fit_bins);
     largest = MAX (largest, self->family[f].n_harmonics);
   }
-  self->normal = g_new0 (gdouble, (gsize) 4 * largest * largest);
+  self->normal
+      = g_new0 (gdouble, (gsize) (2 * largest + 1) * (2 * largest + 1));
   self->estimate = g_new0 (gfloat, (gsize) 2 * largest);
   for (f = 0; f < N_FAMILIES; f++)
     build_fit (self, &self->family[f]);
@@ -406,10 +419,15 @@ fit_frame (DspHum *self, HumFamily *fam, const gfloat *spectrum)
     gfloat fr = fam->pairs[2 * h], fi = -fam->pairs[2 * h + 1];
     /* The amplitude in the stream's phase: turned back by e^(-i turn). */
     gfloat re = fr * c + fi * s, im = fi * c - fr * s;
-    gfloat w = harmonic_weight (fam, h);
+    gfloat size = sqrtf (re * re + im * im);
+    gfloat mean_size = sqrtf (fam->mean[2 * h] * fam->mean[2 * h]
+        + fam->mean[2 * h + 1] * fam->mean[2 * h + 1]);
+    /* Never more than the frame holds of the harmonic. */
+    gfloat w = harmonic_weight (fam, h)
+        * (2.0f * size < mean_size ? 2.0f * size / mean_size : 1.0f);
     gfloat mr = fam->mean[2 * h] * w, mi = fam->mean[2 * h + 1] * w;
     gfloat lr = fam->last[2 * h], li = fam->last[2 * h + 1];
-    gfloat norm = sqrtf (re * re + im * im) + sqrtf (lr * lr + li * li);
+    gfloat norm = size + sqrtf (lr * lr + li * li);
     gfloat dr = 0.0f, di = 0.0f;
 
     fam->coherent_energy += mr * mr + mi * mi;
@@ -425,12 +443,14 @@ fit_frame (DspHum *self, HumFamily *fam, const gfloat *spectrum)
     }
     fam->mean[2 * h] += a * (re - fam->mean[2 * h]);
     fam->mean[2 * h + 1] += a * (im - fam->mean[2 * h + 1]);
-    fam->magnitude[h] += a * (sqrtf (re * re + im * im) - fam->magnitude[h]);
+    fam->magnitude[h] += a * (size - fam->magnitude[h]);
     fam->drift[2 * h] += d * (dr - fam->drift[2 * h]);
     fam->drift[2 * h + 1] += d * (di - fam->drift[2 * h + 1]);
     fam->last[2 * h] = re;
     fam->last[2 * h + 1] = im;
   }
+  /* The offset is fitted only to keep it out of the harmonics. */
+  fam->pairs[2 * fam->n_harmonics] = 0.0f;
 }
 
 /* Moves the family's fundamental by the phase its harmonics drift by per

@@ -361,6 +361,15 @@ rnndenoise_set_level_normalization (RnnDenoise *st, int enabled)
 }
 
 int
+rnndenoise_set_hum_removal (RnnDenoise *st, int enabled)
+{
+  if (st == NULL || (enabled != 0 && enabled != 1))
+    return RNNDENOISE_ERROR_INVALID_ARGUMENT;
+  dsp_processor_set_hum_removal (st->processor, enabled);
+  return RNNDENOISE_OK;
+}
+
+int
 rnndenoise_set_vad_threshold (RnnDenoise *st, float threshold)
 {
   if (st == NULL || !(threshold >= 0.0f && threshold <= 1.0f))

@@ -190,7 +190,12 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * level-normalization) lets the network hear each channel as if its loud
  * frames stood at -27 dBFS, so that quiet and loud inputs are denoised
  * alike; the output keeps the input's level, and the tracked level is
- * part of the snapshot. */
+ * part of the snapshot.
+ * Hum removal, 0 or 1: 1 (the default, as the element's hum-removal)
+ * subtracts steady mains hum (harmonics of 50 or 60 Hz up to 2 kHz) from
+ * each channel's spectrum before the network hears it, so the voice under
+ * it keeps its level; the canceller follows the hum either way and its
+ * state is part of the snapshot. */
 RNNDENOISE_API int rnndenoise_set_attenuation_limit (RnnDenoise *st, float db);
 RNNDENOISE_API int rnndenoise_set_speech_protection (RnnDenoise *st,
     float amount);
@@ -199,6 +204,7 @@ RNNDENOISE_API int rnndenoise_set_stationary_suppression (RnnDenoise *st,
 RNNDENOISE_API int rnndenoise_set_harmonic_lift (RnnDenoise *st, float lift);
 RNNDENOISE_API int rnndenoise_set_level_normalization (RnnDenoise *st,
     int enabled);
+RNNDENOISE_API int rnndenoise_set_hum_removal (RnnDenoise *st, int enabled);
 RNNDENOISE_API int rnndenoise_set_vad_threshold (RnnDenoise *st,
     float threshold);
 RNNDENOISE_API int rnndenoise_set_vad_hold (RnnDenoise *st, float ms);

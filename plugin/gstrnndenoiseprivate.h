@@ -79,6 +79,7 @@ struct _GstRnnDenoise
   gdouble stationary_suppression;
   gdouble harmonic_lift;
   gboolean level_normalization;
+  gboolean hum_removal;
   gdouble vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;
@@ -102,6 +103,7 @@ typedef struct
   gfloat stationary_suppression;
   gfloat harmonic_lift;
   gboolean level_normalization;
+  gboolean hum_removal;
   gfloat vad_threshold;
   GstClockTime vad_hold;
   gboolean reset_on_discont;

@@ -72,6 +72,7 @@ read_settings (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   settings->stationary_suppression = (gfloat) self->stationary_suppression;
   settings->harmonic_lift = (gfloat) self->harmonic_lift;
   settings->level_normalization = self->level_normalization;
+  settings->hum_removal = self->hum_removal;
   settings->vad_threshold = (gfloat) self->vad_threshold;
   settings->vad_hold = self->vad_hold;
   settings->reset_on_discont = self->reset_on_discont;
@@ -482,6 +483,7 @@ apply_settings (GstRnnDenoisePad *pad, const StreamSettings *settings)
   dsp_processor_set_harmonic_lift (pad->processor, settings->harmonic_lift);
   dsp_processor_set_level_normalization (pad->processor,
       settings->level_normalization);
+  dsp_processor_set_hum_removal (pad->processor, settings->hum_removal);
   dsp_processor_set_vad_gate (pad->processor, settings->vad_threshold,
       vad_hold_frames (pad, settings->vad_hold));
 }

@@ -226,10 +226,12 @@ GST_START_TEST (test_harmonic_lift_property)
 
 GST_END_TEST;
 
-/* The element's output for @x at level-normalization @on is the
- * processor's at that setting, bit for bit; returned, n samples. */
+/* The element's output for @x with the boolean property @name at @on is
+ * the processor's with @set_on_processor at that setting, bit for bit;
+ * returned, n samples. */
 static gfloat *
-output_at_level_normalization (const gfloat *x, guint n, gboolean on)
+output_at_setting (const gfloat *x, guint n, const gchar *name, gboolean on,
+    void (*set_on_processor) (DspProcessor *, gboolean))
 {
   GstHarness *h = new_stream_harness (F32_CAPS (1));
   DspModel *model = load_model ();
@@ -237,11 +239,11 @@ output_at_level_normalization (const gfloat *x, guint n, gboolean on)
   gfloat *y, *ref = g_new0 (gfloat, n + LATENCY);
   guint produced;
 
-  g_object_set (h->element, "level-normalization", on, NULL);
+  g_object_set (h->element, name, on, NULL);
   push_signal (h, x, n, 1, HOP, 0);
   gst_harness_push_event (h, gst_event_new_eos ());
   fail_unless_equals_int (pull_all (h, 1, &y, 0), n);
-  dsp_processor_set_level_normalization (p, on);
+  set_on_processor (p, on);
   produced = dsp_processor_process (p, x, ref, n, NULL, NULL, 0, NULL);
   produced += dsp_processor_drain (p, ref + produced);
   fail_unless_equals_int (produced, n);
@@ -253,16 +255,14 @@ output_at_level_normalization (const gfloat *x, guint n, gboolean on)
   return y;
 }
 
-/* level-normalization: a boolean, on by default, that can be changed while
- * playing and automated; it reaches the stream, and turning it off changes
- * what the network hears of a quiet voice (-40 dBFS). */
-GST_START_TEST (test_level_normalization_property)
+/* @name is a boolean property, on by default, that can be changed while
+ * playing and automated. */
+static void
+check_boolean_switch (const gchar *name)
 {
   GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
-  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      "level-normalization");
-  guint n = 30 * HOP, i;
-  gfloat *x = make_voiced_signal (n, 21), *on, *off;
+  GParamSpec *pspec
+      = g_object_class_find_property (G_OBJECT_GET_CLASS (e), name);
   gboolean value = FALSE;
 
   fail_unless (pspec != NULL);
@@ -270,19 +270,57 @@ GST_START_TEST (test_level_normalization_property)
   fail_unless (G_PARAM_SPEC_BOOLEAN (pspec)->default_value);
   fail_unless (pspec->flags & GST_PARAM_CONTROLLABLE);
   fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
-  g_object_get (e, "level-normalization", &value, NULL);
+  g_object_get (e, name, &value, NULL);
   fail_unless (value);
-  g_object_set (e, "level-normalization", FALSE, NULL);
-  g_object_get (e, "level-normalization", &value, NULL);
+  g_object_set (e, name, FALSE, NULL);
+  g_object_get (e, name, &value, NULL);
   fail_if (value);
   gst_object_unref (e);
+}
 
+/* level-normalization: a switch (check_boolean_switch()) that reaches the
+ * stream, and turning it off changes what the network hears of a quiet
+ * voice (-40 dBFS). */
+GST_START_TEST (test_level_normalization_property)
+{
+  guint n = 30 * HOP, i;
+  gfloat *x = make_voiced_signal (n, 21), *on, *off;
+
+  check_boolean_switch ("level-normalization");
   for (i = 0; i < n; i++)
     x[i] *= 0.1f;
-  on = output_at_level_normalization (x, n, TRUE);
-  off = output_at_level_normalization (x, n, FALSE);
+  on = output_at_setting (x, n, "level-normalization", TRUE,
+      dsp_processor_set_level_normalization);
+  off = output_at_setting (x, n, "level-normalization", FALSE,
+      dsp_processor_set_level_normalization);
   fail_unless (memcmp (on, off, (gsize) n * sizeof (gfloat)) != 0,
       "level-normalization makes no difference at -40 dBFS");
+  g_free (on);
+  g_free (off);
+  g_free (x);
+}
+
+GST_END_TEST;
+
+/* hum-removal: a switch (check_boolean_switch()) that reaches the stream;
+ * over a voice with a 60 Hz hum, three seconds long, the output with it
+ * on differs from the output with it off. */
+GST_START_TEST (test_hum_removal_property)
+{
+  guint n = 300 * HOP, i, k;
+  gfloat *x = make_voiced_signal (n, 22), *on, *off;
+
+  check_boolean_switch ("hum-removal");
+  for (i = 0; i < n; i++) {
+    for (k = 1; k <= 8; k++)
+      x[i] += (gfloat) (0.02 / k * sin (2 * G_PI * 60.0 * k * i / RATE));
+  }
+  on = output_at_setting (x, n, "hum-removal", TRUE,
+      dsp_processor_set_hum_removal);
+  off = output_at_setting (x, n, "hum-removal", FALSE,
+      dsp_processor_set_hum_removal);
+  fail_unless (memcmp (on, off, (gsize) n * sizeof (gfloat)) != 0,
+      "hum-removal makes no difference over hum");
   g_free (on);
   g_free (off);
   g_free (x);
@@ -382,6 +420,7 @@ rnndenoise_add_property_tests (Suite *s)
   tcase_add_test (tc, test_stationary_suppression_property);
   tcase_add_test (tc, test_harmonic_lift_property);
   tcase_add_test (tc, test_level_normalization_property);
+  tcase_add_test (tc, test_hum_removal_property);
   tcase_add_test (tc, test_controlled_properties);
   tcase_add_test (tc, test_messages);
   suite_add_tcase (s, tc);

@@ -413,6 +413,14 @@ START_TEST (test_errors)
       RNNDENOISE_ERROR_INVALID_ARGUMENT);
   ck_assert_int_eq (rnndenoise_set_level_normalization (st, 0), RNNDENOISE_OK);
   ck_assert_int_eq (rnndenoise_set_level_normalization (st, 1), RNNDENOISE_OK);
+  ck_assert_int_eq (rnndenoise_set_hum_removal (st, 2),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_hum_removal (st, -1),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_hum_removal (NULL, 1),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_hum_removal (st, 0), RNNDENOISE_OK);
+  ck_assert_int_eq (rnndenoise_set_hum_removal (st, 1), RNNDENOISE_OK);
   ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, DSP_MAX_HARMONIC_LIFT),
       RNNDENOISE_OK);
   rnndenoise_free (st);
@@ -421,8 +429,8 @@ END_TEST
 
 /* Settings reach the processor: the same bits as DspProcessor with the
  * same attenuation limit, speech protection, stationary suppression,
- * harmonic lift, level normalisation (off) and gate (200 ms hold = 20
- * frames). */
+ * harmonic lift, level normalisation (off), hum removal (off) and gate
+ * (200 ms hold = 20 frames). */
 START_TEST (test_settings)
 {
   gfloat *in = test_signal (N_SAMPLES, 1, 23);
@@ -438,6 +446,7 @@ START_TEST (test_settings)
   dsp_processor_set_stationary_suppression (proc, 3.0f);
   dsp_processor_set_harmonic_lift (proc, 2.0f);
   dsp_processor_set_level_normalization (proc, FALSE);
+  dsp_processor_set_hum_removal (proc, FALSE);
   dsp_processor_set_vad_gate (proc, 0.6f, 20);
   written
       = dsp_processor_process (proc, in, ref, N_SAMPLES, NULL, NULL, 0, NULL);
@@ -446,6 +455,7 @@ START_TEST (test_settings)
   ck_assert_int_eq (rnndenoise_set_stationary_suppression (st, 3.0f), 0);
   ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, 2.0f), 0);
   ck_assert_int_eq (rnndenoise_set_level_normalization (st, 0), 0);
+  ck_assert_int_eq (rnndenoise_set_hum_removal (st, 0), 0);
   ck_assert_int_eq (rnndenoise_set_vad_threshold (st, 0.6f), 0);
   ck_assert_int_eq (rnndenoise_set_vad_hold (st, 200.0f), 0);
   rnndenoise_process_float (st, in, out, N_SAMPLES);

@@ -15,7 +15,7 @@
 #include "dsp/dsp_hum.h"
 #include "dsp/dsp_stft.h"
 
-#define SECONDS 8
+#define SECONDS 12
 
 static void
 init_config (DspFrameConfig *cfg, guint rate)
@@ -180,10 +180,9 @@ START_TEST (test_leaves_a_voice_alone)
 }
 END_TEST
 
-/* A voice over a 50.1 Hz hum about as loud (0 dB SNR): from the third
- * second on, what comes out differs from the voice alone by at least 10
- * dB less than the mixture does, and by less than -6 dB of the voice, at
- * 48 and 16 kHz. */
+/* A voice under a 50.1 Hz hum about 6 dB louder than it: from the sixth
+ * second on, what comes out differs from the voice alone by at least 8 dB
+ * less than the mixture does, at 48 and 16 kHz. */
 START_TEST (test_keeps_the_voice_under_the_hum)
 {
   static const guint rates[] = { 48000, 16000 };
@@ -204,16 +203,16 @@ START_TEST (test_keeps_the_voice_under_the_hum)
     hum = dsp_hum_new (&cfg);
     plain = dsp_hum_new (&cfg);
     follower = dsp_hum_new (&cfg);
-    add_voice (voice, n, rates[r], 0.1);
+    add_voice (voice, n, rates[r], 0.05);
     memcpy (mix, voice, n * sizeof (gfloat));
     add_hum (mix, n, rates[r], 50.1, 12, 0.1);
     run_through (hum, &cfg, mix, out, n, TRUE);
     run_through (follower, &cfg, mix, mix_out, n, FALSE);
     run_through (plain, &cfg, voice, voice_out, n, FALSE);
-    db = difference_db (out, voice_out, voice_out, 3 * rates[r], n - rates[r]);
-    before = difference_db (mix_out, voice_out, voice_out, 3 * rates[r],
+    db = difference_db (out, voice_out, voice_out, 6 * rates[r], n - rates[r]);
+    before = difference_db (mix_out, voice_out, voice_out, 6 * rates[r],
         n - rates[r]);
-    ck_assert_msg (db < before - 10.0 && db < -6.0,
+    ck_assert_msg (db < before - 8.0,
         "at %u Hz the output is %.1f dB off the voice (the mixture %.1f)",
         rates[r], db, before);
     g_free (voice);
