@@ -58,8 +58,11 @@ static const gfloat nominal_hz[N_FAMILIES] = { 50.0f, 60.0f };
  * tone spreads over about two bins either side. */
 #define FIT_MARGIN_BINS 3
 /* The fit is rebuilt for the tracked fundamental once its highest
- * harmonic has moved this far (Hz) from the one the fit was built for. */
-#define REFIT_HZ 0.25f
+ * harmonic has moved this far (Hz) from the one it was built for (a
+ * fiftieth of a bin: the responses hardly change), and only while the
+ * family holds a hum: without one the fundamental wanders, and a rebuild
+ * costs about a millisecond. */
+#define REFIT_HZ 1.0f
 /* Ridge added to the fit's normal matrix, relative to its mean diagonal:
  * keeps the solve well defined where two families' harmonics meet. */
 #define RIDGE 1e-6
@@ -88,12 +91,14 @@ typedef struct
   gfloat *last;      /* n_harmonics complex: the last frame's amplitude */
 
   /* Built from fit_f0 (build_fit()), not saved. */
-  gfloat built_f0;        /* the fit_f0 the matrices hold, 0 = none */
-  gfloat *fit_rows;       /* (2 n_harmonics) x (2 n_fit_bins) */
-  gfloat *response_rows;  /* (2 n_fit_bins) x (2 n_harmonics) */
-  DspMatrix fit;          /* spectrum bins -> (cos, sin) amplitude pairs */
-  DspMatrix response;     /* (cos, sin) amplitude pairs -> spectrum bins */
-  gfloat *pairs;          /* 2 n_harmonics scratch */
+  gfloat built_f0;       /* the fit_f0 the matrices hold, 0 = none */
+  gfloat *fit_rows;      /* (2 n_harmonics) x (2 n_fit_bins) */
+  gfloat *response_rows; /* (2 n_fit_bins) x (2 n_harmonics) */
+  DspMatrix fit;         /* spectrum bins -> (cos, sin) amplitude pairs */
+  DspMatrix response;    /* (cos, sin) amplitude pairs -> spectrum bins */
+  gfloat *coherence;     /* n_harmonics: this frame's, before its update */
+  gfloat *max_slope;     /* n_harmonics: tan of the largest drift that counts */
+  gfloat *pairs;         /* 2 n_harmonics scratch */
   gfloat coherent_energy; /* this frame's, to choose the family */
 } HumFamily;
 
@@ -260,7 +265,7 @@ init_family (DspHum *self, HumFamily *fam, gfloat nominal)
 {
   gdouble bin_hz = (gdouble) self->sample_rate / self->window;
   gdouble top = DSP_HUM_MAX_HZ * (1.0 + DSP_HUM_MAX_DEVIATION);
-  guint n_bins = self->window / 2 + 1, n_pairs, n_obs;
+  guint n_bins = self->window / 2 + 1, n_pairs, n_obs, h;
 
   fam->nominal = nominal;
   fam->n_harmonics = (guint) floor (DSP_HUM_MAX_HZ / nominal);
@@ -273,6 +278,15 @@ init_family (DspHum *self, HumFamily *fam, gfloat nominal)
   fam->drift = g_new0 (gfloat, 2 * fam->n_harmonics);
   fam->last = g_new0 (gfloat, 2 * fam->n_harmonics);
   fam->pairs = g_new0 (gfloat, n_pairs);
+  fam->coherence = g_new0 (gfloat, fam->n_harmonics);
+  fam->max_slope = g_new0 (gfloat, fam->n_harmonics);
+  /* A fundamental within range turns harmonic h + 1 by at most (h + 1)
+   * times this per frame against the nominal one; twice that counts, up
+   * to a little less than a quarter turn. */
+  for (h = 0; h < fam->n_harmonics; h++)
+    fam->max_slope[h] = (gfloat) tan (MIN ((h + 1) * 2.0 * 2.0 * G_PI * nominal
+            * DSP_HUM_MAX_DEVIATION * self->hop / self->sample_rate,
+        1.5));
   fam->fit_rows = g_new0 (gfloat, (gsize) n_pairs * n_obs);
   fam->response_rows = g_new0 (gfloat, (gsize) n_obs * n_pairs);
   fam->fit = (DspMatrix){ .type = DSP_WEIGHT_F32,
@@ -346,6 +360,8 @@ dsp_hum_free (DspHum *self)
     g_free (fam->drift);
     g_free (fam->last);
     g_free (fam->pairs);
+    g_free (fam->coherence);
+    g_free (fam->max_slope);
     g_free (fam->fit_rows);
     g_free (fam->response_rows);
   }
@@ -379,24 +395,36 @@ dsp_hum_history_size (const DspHum *self)
 
 /* How much of harmonic @h's mean is taken out: 0 below COHERENCE_MIN, 1
  * from COHERENCE_FULL, linear between. */
-/* Harmonic @h's coherence, |mean amplitude| / mean |amplitude|: 1 for a
- * steady tone, small for what comes and goes with other phases. */
+/* How much of a harmonic whose coherence (|mean amplitude| / mean
+ * |amplitude|: 1 for a steady tone, small for what comes and goes with
+ * other phases) is @coherence is taken out: 0 below COHERENCE_MIN, 1 from
+ * COHERENCE_FULL, linear between. */
 static gfloat
-coherence (const HumFamily *fam, guint h)
+coherence_weight (gfloat coherence)
 {
-  gfloat re = fam->mean[2 * h], im = fam->mean[2 * h + 1];
-
-  if (!(fam->magnitude[h] > 1e-20f))
-    return 0.0f;
-  return MIN (sqrtf (re * re + im * im) / fam->magnitude[h], 1.0f);
+  return CLAMP ((coherence - COHERENCE_MIN) / (COHERENCE_FULL - COHERENCE_MIN),
+      0.0f, 1.0f);
 }
 
+/* atan (x), within 2e-6 rad: a polynomial on |x| <= 1, and pi / 2 -
+ * atan (1 / x) beyond. Plain arithmetic, so the same bits everywhere. */
 static gfloat
-harmonic_weight (const HumFamily *fam, guint h)
+fast_atan (gfloat x)
 {
-  return CLAMP ((coherence (fam, h) - COHERENCE_MIN)
-          / (COHERENCE_FULL - COHERENCE_MIN),
-      0.0f, 1.0f);
+  gfloat ax = fabsf (x), t = ax > 1.0f ? 1.0f / ax : ax, t2 = t * t, r;
+
+  r = t
+      * (0.99997726f
+          + t2
+              * (-0.33262347f
+                  + t2
+                      * (0.19354346f
+                          + t2
+                              * (-0.11643287f
+                                  + t2 * (0.05265332f + t2 * -0.01172120f)))));
+  if (ax > 1.0f)
+    r = (gfloat) G_PI_2 - r;
+  return x < 0.0f ? -r : r;
 }
 
 /* Fits the family's harmonics to @spectrum and moves their running means
@@ -407,6 +435,11 @@ static void
 fit_frame (DspHum *self, HumFamily *fam, const gfloat *spectrum)
 {
   gfloat a = self->mean_rate, d = self->drift_rate;
+  /* e^(i turn) for harmonic h, turn = (h + 1) phase: one step of the
+   * fundamental's at a time (a complex product per harmonic instead of a
+   * cosine and a sine; the rounding stays far below what matters here). */
+  gfloat step_c = cosf (fam->phase), step_s = sinf (fam->phase);
+  gfloat c = step_c, s = step_s;
   guint h;
 
   /* pairs = (a_h, b_h): the frame holds a_h cos + b_h sin of harmonic h,
@@ -414,22 +447,24 @@ fit_frame (DspHum *self, HumFamily *fam, const gfloat *spectrum)
   dsp_matrix_gemv (&fam->fit, spectrum, NULL, fam->pairs);
   fam->coherent_energy = 0.0f;
   for (h = 0; h < fam->n_harmonics; h++) {
-    gfloat turn = fmodf ((gfloat) (h + 1) * fam->phase, 2.0f * (gfloat) G_PI);
-    gfloat c = cosf (turn), s = sinf (turn);
     gfloat fr = fam->pairs[2 * h], fi = -fam->pairs[2 * h + 1];
     /* The amplitude in the stream's phase: turned back by e^(-i turn). */
     gfloat re = fr * c + fi * s, im = fi * c - fr * s;
     gfloat size = sqrtf (re * re + im * im);
     gfloat mean_size = sqrtf (fam->mean[2 * h] * fam->mean[2 * h]
         + fam->mean[2 * h + 1] * fam->mean[2 * h + 1]);
+    gfloat coherence = fam->magnitude[h] > 1e-20f
+        ? MIN (mean_size / fam->magnitude[h], 1.0f)
+        : 0.0f;
     /* Never more than the frame holds of the harmonic. */
-    gfloat w = harmonic_weight (fam, h)
+    gfloat w = coherence_weight (coherence)
         * (2.0f * size < mean_size ? 2.0f * size / mean_size : 1.0f);
     gfloat mr = fam->mean[2 * h] * w, mi = fam->mean[2 * h + 1] * w;
     gfloat lr = fam->last[2 * h], li = fam->last[2 * h + 1];
     gfloat norm = size + sqrtf (lr * lr + li * li);
     gfloat dr = 0.0f, di = 0.0f;
 
+    fam->coherence[h] = coherence;
     fam->coherent_energy += mr * mr + mi * mi;
     /* The prediction, turned forward into the frame's time. */
     fam->pairs[2 * h] = mr * c - mi * s;
@@ -448,6 +483,12 @@ fit_frame (DspHum *self, HumFamily *fam, const gfloat *spectrum)
     fam->drift[2 * h + 1] += d * (di - fam->drift[2 * h + 1]);
     fam->last[2 * h] = re;
     fam->last[2 * h + 1] = im;
+    {
+      gfloat next_c = c * step_c - s * step_s;
+
+      s = s * step_c + c * step_s;
+      c = next_c;
+    }
   }
   /* The offset is fitted only to keep it out of the harmonics. */
   fam->pairs[2 * fam->n_harmonics] = 0.0f;
@@ -460,16 +501,11 @@ fit_frame (DspHum *self, HumFamily *fam, const gfloat *spectrum)
 static void
 track_fundamental (DspHum *self, HumFamily *fam)
 {
-  /* The most a fundamental within range turns per frame against the
-   * nominal one, twice over: drifts beyond (h + 1) times it are not hum. */
-  gfloat max_turn = 2.0f * 2.0f * (gfloat) G_PI * fam->nominal
-      * DSP_HUM_MAX_DEVIATION * self->hop / self->sample_rate;
   gfloat sum = 0.0f, weight = 0.0f, lo, hi;
   guint h;
 
   for (h = 0; h < fam->n_harmonics; h++) {
     gfloat dr = fam->drift[2 * h], di = fam->drift[2 * h + 1];
-    gfloat size = sqrtf (dr * dr + di * di);
 
     /* Only a drift forward (dr > 0) counts, weighed by it: a hum within
      * DSP_HUM_MAX_DEVIATION turns a harmonic by well under a quarter turn
@@ -477,12 +513,10 @@ track_fundamental (DspHum *self, HumFamily *fam)
      * while the fit is off can turn by half a turn each frame. It is
      * weighed by the harmonic's coherence too, so that the harmonics a
      * voice covers, whose drift the voice's phases move, count less. */
-    if (dr > 0.0f && size > 0.0f) {
-      gfloat turn = atan2f (di, dr), w = dr * coherence (fam, h);
+    if (dr > 0.0f && fabsf (di) <= dr * fam->max_slope[h]) {
+      gfloat w = dr * fam->coherence[h];
 
-      if (fabsf (turn) > (h + 1) * max_turn)
-        continue;
-      sum += w * turn / (gfloat) (h + 1);
+      sum += w * fast_atan (di / dr) / (gfloat) (h + 1);
       weight += w;
     }
   }
@@ -498,7 +532,8 @@ track_fundamental (DspHum *self, HumFamily *fam)
   fam->phase = fmodf (fam->phase
           + 2.0f * (gfloat) G_PI * fam->f0 * self->hop / self->sample_rate,
       2.0f * (gfloat) G_PI);
-  if (fabsf (fam->f0 - fam->fit_f0) * fam->n_harmonics > REFIT_HZ) {
+  if (fam->coherent_energy > 0.0f
+      && fabsf (fam->f0 - fam->fit_f0) * fam->n_harmonics > REFIT_HZ) {
     fam->fit_f0 = fam->f0;
     build_fit (self, fam);
   }

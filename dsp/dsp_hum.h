@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 /* Harmonics up to this frequency are followed and taken out: mains hum
  * has most of its energy below it, and the voice's first harmonics, which
  * a gain mask cannot separate from a hum's, lie there too. */
-#define DSP_HUM_MAX_HZ 2000.0f
+#define DSP_HUM_MAX_HZ 1000.0f
 
 /* The tracked fundamental stays this close to 50 or 60 Hz (a share of
  * it): the grid's own drift is under 0.1 %, a recording's clock adds a

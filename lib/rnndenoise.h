@@ -192,7 +192,7 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * alike; the output keeps the input's level, and the tracked level is
  * part of the snapshot.
  * Hum removal, 0 or 1: 1 (the default, as the element's hum-removal)
- * subtracts steady mains hum (harmonics of 50 or 60 Hz up to 2 kHz) from
+ * subtracts steady mains hum (harmonics of 50 or 60 Hz up to 1 kHz) from
  * each channel's spectrum before the network hears it, so the voice under
  * it keeps its level; the canceller follows the hum either way and its
  * state is part of the snapshot. */

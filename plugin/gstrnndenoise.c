@@ -927,19 +927,20 @@ install_hum_property (GObjectClass *gobject_class)
    *
    * Whether mains hum is subtracted from each channel before the network
    * hears it: the harmonics of 50 or 60 Hz (followed within 0.6 %) up to
-   * 2 kHz that stay steady for a second or so are measured in every frame,
-   * averaged, and subtracted from the spectrum, so the voice under the hum
-   * keeps its level, where band gains would take it with the hum. On the
-   * recorded selection voices over hum it keeps half the speech the gains
-   * alone took (docs/model.md, "The hum canceller"). It takes a second or
-   * two to lock on to a hum; a steady tone at a harmonic of 50 or 60 Hz
-   * (a held musical note at 300 Hz, a test tone) is taken as hum. The
-   * canceller's state is part of each pad's state (exported and imported
-   * with it), and it follows the hum whether this is on or not.
+   * 1 kHz that stay steady over seconds are measured in every frame,
+   * averaged over about 2 s, and subtracted from the spectrum, so the voice
+   * under the hum keeps its level, where band gains would take it with the
+   * hum. On the recorded selection voices over hum it gives +1.3 dB of
+   * ΔSI-SDR and a fifth less speech lost (docs/model.md, "The hum
+   * canceller"). It takes a few seconds to lock on to a hum; a steady tone
+   * at a harmonic of 50 or 60 Hz (a held musical note at 300 Hz, a test
+   * tone at 1 kHz) is taken for hum. The canceller's state is part of each
+   * pad's state (exported and imported with it), and it follows the hum
+   * whether this is on or not.
    */
   g_object_class_install_property (gobject_class, PROP_HUM_REMOVAL,
       g_param_spec_boolean ("hum-removal", "Hum removal",
-          "Subtract steady mains hum (harmonics of 50 or 60 Hz up to 2 kHz) "
+          "Subtract steady mains hum (harmonics of 50 or 60 Hz up to 1 kHz) "
           "before the network hears the input, keeping the voice under it",
           DEFAULT_HUM_REMOVAL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING

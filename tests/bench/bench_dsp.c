@@ -46,6 +46,7 @@
 #include "dsp/dsp_dense.h"
 #include "dsp/dsp_features.h"
 #include "dsp/dsp_frame_config.h"
+#include "dsp/dsp_hum.h"
 #include "dsp/dsp_level.h"
 #include "dsp/dsp_pitch.h"
 #include "dsp/dsp_processor.h"
@@ -312,6 +313,7 @@ typedef struct
   gfloat *work; /* one spectrum: the gains stage must not compound */
   gfloat *pitch_spectrum;
   DspLevel level;
+  DspHum *hum;
 } StageData;
 
 static void
@@ -334,6 +336,19 @@ stage_level (gpointer data, guint f)
   dsp_level_update (&d->level, d->x + (gsize) f * hop, hop);
   dsp_level_scale_spectrum (&d->level, d->spectra + (gsize) f * d->bins * 2,
       d->bins, d->work);
+}
+
+/* The hum canceller as the processor runs it on each frame, on a copy of
+ * the spectrum (into work, so the spectra the next stages read stay as
+ * they are). */
+static void
+stage_hum (gpointer data, guint f)
+{
+  StageData *d = data;
+
+  memcpy (d->work, d->spectra + (gsize) f * d->bins * 2,
+      d->bins * 2 * sizeof (gfloat));
+  dsp_hum_process (d->hum, d->work, TRUE);
 }
 
 static void
@@ -470,6 +485,8 @@ bench_stages (const BenchModel *models, guint n_models, const gfloat *x,
   dsp_level_init (&d.level, rate, hop);
   print_figure ("level_ns_per_frame", time_stage (stage_level, &d, n_frames),
       "ns");
+  d.hum = dsp_hum_new (cfg);
+  print_figure ("hum_ns_per_frame", time_stage (stage_hum, &d, n_frames), "ns");
   print_figure ("features_ns_per_frame",
       time_stage (stage_features, &d, n_frames), "ns");
   if (d.pitch != NULL)
@@ -491,6 +508,7 @@ bench_stages (const BenchModel *models, guint n_models, const gfloat *x,
   dsp_stft_free (d.stft);
   dsp_features_free (d.feat);
   dsp_pitch_free (d.pitch);
+  dsp_hum_free (d.hum);
   g_free (d.pitch_spectrum);
   g_free (d.spectra);
   g_free (d.features);
