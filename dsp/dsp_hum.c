@@ -3,14 +3,14 @@
  *
  * Mains hum is a sum of harmonics of 50 or 60 Hz that stays put for
  * seconds. Each harmonic's amplitude and phase, measured frame by frame
- * and averaged over a second in the stream's own phase, converge on the
+ * and averaged over seconds in the stream's own phase, converge on the
  * hum's, while a voice's components at the same frequencies come and go
  * with other phases and average out. The canceller subtracts what the
  * averages predict for the frame from its complex spectrum, so the voice
  * under the hum keeps its level and phase: a gain mask cannot do that,
- * because below 2 kHz every 50 Hz bin of a 20 ms frame holds a harmonic of
- * a 50 Hz hum, and a mask that removes the hum there removes the voice with
- * it (docs/model.md, "The hum canceller").
+ * because every 50 Hz bin of a 20 ms frame holds a harmonic of a 50 Hz
+ * hum, and a mask that removes the hum there removes the voice with it
+ * (docs/model.md, "The hum canceller").
  *
  * Harmonics 50 Hz apart overlap in 50 Hz bins, so the amplitudes are a
  * least-squares fit of the analysis window's response to a cosine and a
@@ -64,13 +64,17 @@ static const gfloat nominal_hz[N_FAMILIES] = { 50.0f, 60.0f };
  * costs about a millisecond. */
 #define REFIT_HZ 1.0f
 /* Ridge added to the fit's normal matrix, relative to its mean diagonal:
- * keeps the solve well defined where two families' harmonics meet. */
+ * keeps the solve well defined where the responses of neighbouring
+ * harmonics and of the offset overlap. */
 #define RIDGE 1e-6
 /* Saved floats per family besides its per-harmonic arrays: the tracked
  * fundamental, the one the fit is built for, the phase. */
 #define FAMILY_SCALARS 3
 /* Complex mean, magnitude mean, complex drift, complex last amplitude. */
 #define FLOATS_PER_HARMONIC 7
+/* Unknowns a fit may have: the cosines and sines of the 20 harmonics of
+ * 50 Hz up to DSP_HUM_MAX_HZ, and the offset (build_fit() asserts it). */
+#define MAX_UNKNOWNS (2 * 20 + 1)
 
 typedef struct
 {
@@ -92,13 +96,13 @@ typedef struct
 
   /* Built from fit_f0 (build_fit()), not saved. */
   gfloat built_f0;       /* the fit_f0 the matrices hold, 0 = none */
-  gfloat *fit_rows;      /* (2 n_harmonics) x (2 n_fit_bins) */
-  gfloat *response_rows; /* (2 n_fit_bins) x (2 n_harmonics) */
+  gfloat *fit_rows;      /* n_unknowns () x (2 n_fit_bins) */
+  gfloat *response_rows; /* (2 n_fit_bins) x n_unknowns () */
   DspMatrix fit;         /* spectrum bins -> (cos, sin) amplitude pairs */
   DspMatrix response;    /* (cos, sin) amplitude pairs -> spectrum bins */
   gfloat *coherence;     /* n_harmonics: this frame's, before its update */
   gfloat *max_slope;     /* n_harmonics: tan of the largest drift that counts */
-  gfloat *pairs;         /* 2 n_harmonics scratch */
+  gfloat *pairs;         /* n_unknowns () scratch: (cos, sin) pairs, offset */
   gfloat coherent_energy; /* this frame's, to choose the family */
 } HumFamily;
 
@@ -198,14 +202,14 @@ cholesky_solve (const gdouble *l, guint n, gdouble *x)
 }
 
 /* Builds @fam's response and fit matrices for its fit_f0: the responses
- * R to each harmonic's cosine and sine, and the ridge least-squares fit
- * (R^T R + r I)^-1 R^T. A millisecond or so: it runs when a stream
+ * R to each harmonic's cosine and sine and to a constant, and the ridge
+ * least-squares fit (R^T R + r I)^-1 R^T. A millisecond or so: it runs when a stream
  * starts and when the tracked fundamental has moved (REFIT_HZ). */
 static void
 build_fit (DspHum *self, HumFamily *fam)
 {
-  guint n_pairs = n_unknowns (fam), n_obs = 2 * fam->n_fit_bins;
-  gdouble *normal = self->normal, trace = 0.0, column[2 * 64 + 8];
+  guint n_cols = n_unknowns (fam), n_obs = 2 * fam->n_fit_bins;
+  gdouble *normal = self->normal, trace = 0.0, column[MAX_UNKNOWNS];
   guint h, i, j, k;
 
   for (h = 0; h < fam->n_harmonics; h++) {
@@ -214,32 +218,32 @@ build_fit (DspHum *self, HumFamily *fam)
     fill_response_column (self, fam, hz, FALSE, 2 * h);
     fill_response_column (self, fam, hz, TRUE, 2 * h + 1);
   }
-  fill_response_column (self, fam, 0.0, FALSE, n_pairs - 1);
-  for (i = 0; i < n_pairs; i++) {
+  fill_response_column (self, fam, 0.0, FALSE, n_cols - 1);
+  for (i = 0; i < n_cols; i++) {
     for (j = 0; j <= i; j++) {
       gdouble s = 0.0;
 
       for (k = 0; k < n_obs; k++)
-        s += (gdouble) fam->response_rows[(gsize) k * n_pairs + i]
-            * fam->response_rows[(gsize) k * n_pairs + j];
-      normal[i * n_pairs + j] = normal[j * n_pairs + i] = s;
+        s += (gdouble) fam->response_rows[(gsize) k * n_cols + i]
+            * fam->response_rows[(gsize) k * n_cols + j];
+      normal[i * n_cols + j] = normal[j * n_cols + i] = s;
     }
-    trace += normal[i * n_pairs + i];
+    trace += normal[i * n_cols + i];
   }
-  for (i = 0; i < n_pairs; i++)
-    normal[i * n_pairs + i] += RIDGE * trace / n_pairs;
-  if (!cholesky (normal, n_pairs)) {
+  for (i = 0; i < n_cols; i++)
+    normal[i * n_cols + i] += RIDGE * trace / n_cols;
+  if (!cholesky (normal, n_cols)) {
     /* Cannot happen with the ridge; a zero fit takes nothing out. */
-    memset (fam->fit_rows, 0, sizeof (gfloat) * n_pairs * n_obs);
+    memset (fam->fit_rows, 0, sizeof (gfloat) * n_cols * n_obs);
     fam->built_f0 = fam->fit_f0;
     return;
   }
-  g_assert (n_pairs <= G_N_ELEMENTS (column));
+  g_assert (n_cols <= G_N_ELEMENTS (column));
   for (k = 0; k < n_obs; k++) {
-    for (i = 0; i < n_pairs; i++)
-      column[i] = fam->response_rows[(gsize) k * n_pairs + i];
-    cholesky_solve (normal, n_pairs, column);
-    for (i = 0; i < n_pairs; i++)
+    for (i = 0; i < n_cols; i++)
+      column[i] = fam->response_rows[(gsize) k * n_cols + i];
+    cholesky_solve (normal, n_cols, column);
+    for (i = 0; i < n_cols; i++)
       fam->fit_rows[(gsize) i * n_obs + k] = (gfloat) column[i];
   }
   fam->built_f0 = fam->fit_f0;
