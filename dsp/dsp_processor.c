@@ -45,8 +45,8 @@
 #include "dsp_error.h"
 #include "dsp_features.h"
 #include "dsp_frame_config.h"
-#include "dsp_level.h"
 #include "dsp_hum.h"
+#include "dsp_level.h"
 #include "dsp_pitch.h"
 #include "dsp_processor.h"
 #include "dsp_stft.h"
@@ -840,8 +840,8 @@ dsp_processor_set_level_normalization (DspProcessor *self, gboolean enabled)
  * @enabled: whether mains hum is subtracted before the network hears it
  *
  * With @enabled (the default), each channel's mains hum (the harmonics of
- * 50 or 60 Hz up to DSP_HUM_MAX_HZ that stay steady for a second or more,
- * see dsp_hum.c) is subtracted from its spectrum before the features are
+ * 50 or 60 Hz up to DSP_HUM_MAX_HZ that stay steady for seconds, see
+ * dsp_hum.c) is subtracted from its spectrum before the features are
  * computed and the gains applied, so that the voice under it keeps its
  * level. The canceller follows the hum either way (it is part of the
  * history), so turning this on mid-stream takes out the hum already
