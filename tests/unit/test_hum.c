@@ -134,10 +134,17 @@ START_TEST (test_removes_mains_hum)
 
     init_config (&cfg, rates[r]);
     for (h = 0; h < G_N_ELEMENTS (hums); h++) {
-      g_autoptr (DspHum) hum = dsp_hum_new (&cfg);
+      g_autoptr (DspHum) hum = NULL;
       gdouble f0 = hums[h] == 100.0 ? 50.0 : hums[h];
       gdouble db;
 
+      /* At 16 kHz the hums off their nominal frequency and the rectifier's
+       * are enough (the test runs under valgrind too). */
+      if (rates[r] == 16000
+          && (hums[h] == 50.0 || hums[h] == 60.0 || hums[h] == 50.2
+              || hums[h] == 59.7))
+        continue;
+      hum = dsp_hum_new (&cfg);
       memset (in, 0, n * sizeof (gfloat));
       add_hum (in, n, rates[r], hums[h], hums[h] == 100.0 ? 6 : 12, 0.1);
       run_through (hum, &cfg, in, out, n, TRUE);
