@@ -537,3 +537,22 @@ model_helper_bin_head_model (guint n_bins, gfloat bias, gsize *size)
   model_helper_fix_size_and_checksum (data, *size);
   return data;
 }
+
+/* Energy of @a - @b (@b NULL: of @a) over samples @from .. @to, in dB
+ * relative to @ref's energy there: how far a processed signal is from
+ * the one it should be, for the hum tests. */
+gdouble
+model_helper_difference_db (const gfloat *a, const gfloat *b, const gfloat *ref,
+    gsize from, gsize to)
+{
+  gdouble e = 1e-30, r = 1e-30;
+  gsize i;
+
+  for (i = from; i < to; i++) {
+    gdouble d = (gdouble) a[i] - (b != NULL ? b[i] : 0.0);
+
+    e += d * d;
+    r += (gdouble) ref[i] * ref[i];
+  }
+  return 10.0 * log10 (e / r);
+}

@@ -84,6 +84,9 @@ gsize model_helper_header_size (const guint8 *data);
 
 gsize model_helper_layer_record (const guint8 *data, guint index);
 
+gdouble model_helper_difference_db (const gfloat *a, const gfloat *b,
+    const gfloat *ref, gsize from, gsize to);
+
 void model_helper_fix_size_and_checksum (guint8 *data, gsize size);
 
 guint32 model_helper_crc32 (const guint8 *data, gsize size);

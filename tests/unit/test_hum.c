@@ -9,6 +9,7 @@
 #include <check.h>
 
 #include "check_main.h"
+#include "model_helper.h"
 #include <glib.h>
 
 #include "dsp/dsp_frame_config.h"
@@ -99,24 +100,6 @@ run_through (DspHum *hum, const DspFrameConfig *cfg, const gfloat *in,
   dsp_stft_free (stft);
 }
 
-/* Energy of @a - @b over samples @from .. @to, in dB relative to @ref's
- * energy there. */
-static gdouble
-difference_db (const gfloat *a, const gfloat *b, const gfloat *ref, gsize from,
-    gsize to)
-{
-  gdouble e = 1e-30, r = 1e-30;
-  gsize i;
-
-  for (i = from; i < to; i++) {
-    gdouble d = (gdouble) a[i] - (b != NULL ? b[i] : 0.0);
-
-    e += d * d;
-    r += (gdouble) ref[i] * ref[i];
-  }
-  return 10.0 * log10 (e / r);
-}
-
 /* A steady hum of 50 or 60 Hz, on the nominal frequency or off it by up
  * to 0.5 %, and a rectifier's 100 Hz, is taken down by more than 30 dB
  * after a few seconds at both rates, and the tracked fundamental finds
@@ -148,7 +131,8 @@ START_TEST (test_removes_mains_hum)
       memset (in, 0, n * sizeof (gfloat));
       add_hum (in, n, rates[r], hums[h], hums[h] == 100.0 ? 6 : 12, 0.1);
       run_through (hum, &cfg, in, out, n, TRUE);
-      db = difference_db (out, NULL, in, n - 2 * rates[r], n - rates[r]);
+      db = model_helper_difference_db (out, NULL, in, n - 2 * rates[r],
+          n - rates[r]);
       ck_assert_msg (db < -30.0, "%g Hz at %u Hz: %.1f dB left", hums[h],
           rates[r], db);
       ck_assert_msg (fabs (dsp_hum_get_fundamental (hum) - f0) < 0.02,
@@ -179,7 +163,7 @@ START_TEST (test_leaves_a_voice_alone)
   add_voice (in, n, 48000, 0.05);
   run_through (hum, &cfg, in, out, n, TRUE);
   run_through (follower, &cfg, in, plain, n, FALSE);
-  db = difference_db (out, plain, plain, 0, n - 48000);
+  db = model_helper_difference_db (out, plain, plain, 0, n - 48000);
   ck_assert_msg (db < -30.0, "the voice changed by %.1f dB", db);
   g_free (in);
   g_free (out);
@@ -216,9 +200,10 @@ START_TEST (test_keeps_the_voice_under_the_hum)
     run_through (hum, &cfg, mix, out, n, TRUE);
     run_through (follower, &cfg, mix, mix_out, n, FALSE);
     run_through (plain, &cfg, voice, voice_out, n, FALSE);
-    db = difference_db (out, voice_out, voice_out, 6 * rates[r], n - rates[r]);
-    before = difference_db (mix_out, voice_out, voice_out, 6 * rates[r],
+    db = model_helper_difference_db (out, voice_out, voice_out, 6 * rates[r],
         n - rates[r]);
+    before = model_helper_difference_db (mix_out, voice_out, voice_out,
+        6 * rates[r], n - rates[r]);
     ck_assert_msg (db < before - 6.0,
         "at %u Hz the output is %.1f dB off the voice (the mixture %.1f)",
         rates[r], db, before);

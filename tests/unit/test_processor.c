@@ -1430,21 +1430,6 @@ pass_through_model (void)
   return model;
 }
 
-/* Energy of @a - @b over samples @from .. @to, in dB relative to @ref's. */
-static gdouble
-difference_db (const gfloat *a, const gfloat *b, const gfloat *ref, gsize from,
-    gsize to)
-{
-  gdouble e = 1e-30, r = 1e-30;
-  gsize i;
-
-  for (i = from; i < to; i++) {
-    e += ((gdouble) a[i] - b[i]) * ((gdouble) a[i] - b[i]);
-    r += (gdouble) ref[i] * ref[i];
-  }
-  return 10.0 * log10 (e / r);
-}
-
 /* Noise with a 50.2 Hz hum 20 dB over it, through a network that passes
  * everything: with hum removal (the default) what comes out from the
  * eighth second on is the noise, the hum more than 25 dB down; without
@@ -1488,9 +1473,11 @@ START_TEST (test_hum_removal)
     produced[2] += run_chunked (toggled, x + t * HOP, y_toggled + produced[2],
         HOP, chunk, 1);
   }
-  ck_assert_double_lt (difference_db (y_on, noise, hum, 8 * RATE, produced[0]),
+  ck_assert_double_lt (model_helper_difference_db (y_on, noise, hum, 8 * RATE,
+                           produced[0]),
       -25.0);
-  ck_assert_double_gt (difference_db (y_off, noise, hum, 8 * RATE, produced[1]),
+  ck_assert_double_gt (model_helper_difference_db (y_off, noise, hum, 8 * RATE,
+                           produced[1]),
       -1.0);
   ck_assert (memcmp (y_on + 4 * RATE + HOP, y_toggled + 4 * RATE + HOP,
                  (produced[0] - 4 * RATE - HOP) * sizeof (gfloat))
