@@ -543,6 +543,23 @@ track_fundamental (DspHum *self, HumFamily *fam)
   }
 }
 
+/* The family with the most coherent energy in the last fitted frame, the
+ * one whose hum is taken out; NULL while neither holds any. */
+static const HumFamily *
+strongest_family (const DspHum *self)
+{
+  const HumFamily *best = NULL;
+  guint f;
+
+  for (f = 0; f < N_FAMILIES; f++) {
+    if (self->family[f].coherent_energy > 0.0f
+        && (best == NULL
+            || self->family[f].coherent_energy > best->coherent_energy))
+      best = &self->family[f];
+  }
+  return best;
+}
+
 /**
  * dsp_hum_process:
  * @self: a #DspHum
@@ -558,17 +575,15 @@ track_fundamental (DspHum *self, HumFamily *fam)
 void
 dsp_hum_process (DspHum *self, gfloat *spectrum, gboolean remove)
 {
-  HumFamily *best = NULL;
+  const HumFamily *best;
   guint f, i;
 
   g_return_if_fail (self != NULL && spectrum != NULL);
 
-  for (f = 0; f < N_FAMILIES; f++) {
+  for (f = 0; f < N_FAMILIES; f++)
     fit_frame (self, &self->family[f], spectrum);
-    if (best == NULL || self->family[f].coherent_energy > best->coherent_energy)
-      best = &self->family[f];
-  }
-  if (remove && best->coherent_energy > 0.0f) {
+  best = strongest_family (self);
+  if (remove && best != NULL) {
     dsp_matrix_gemv (&best->response, best->pairs, NULL, self->estimate);
     for (i = 0; i < 2 * best->n_fit_bins; i++)
       spectrum[i] -= self->estimate[i];
@@ -587,17 +602,11 @@ dsp_hum_process (DspHum *self, gfloat *spectrum, gboolean remove)
 gfloat
 dsp_hum_get_fundamental (const DspHum *self)
 {
-  const HumFamily *best = NULL;
-  guint f;
+  const HumFamily *best;
 
   g_return_val_if_fail (self != NULL, 0.0f);
 
-  for (f = 0; f < N_FAMILIES; f++) {
-    if (self->family[f].coherent_energy > 0.0f
-        && (best == NULL
-            || self->family[f].coherent_energy > best->coherent_energy))
-      best = &self->family[f];
-  }
+  best = strongest_family (self);
   return best != NULL ? best->f0 : 0.0f;
 }
 
