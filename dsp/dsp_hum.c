@@ -569,8 +569,9 @@ strongest_family (const DspHum *self)
  * Takes in one frame and, with @remove, subtracts the hum its running
  * means predict from the spectrum's first bins. The state moves on the
  * same way whether or not @remove is set, so turning removal on or off
- * mid-stream changes nothing but the output. Never allocates, except when
- * the tracked fundamental has moved and the fit is rebuilt.
+ * mid-stream changes nothing but the output. Never allocates: when
+ * the tracked fundamental has moved, the fit is rebuilt (about 1 ms) in
+ * the buffers dsp_hum_new() allocated.
  */
 void
 dsp_hum_process (DspHum *self, gfloat *spectrum, gboolean remove)

@@ -36,6 +36,15 @@ model_for_rate (double rate)
   return rnndenoise_model_new_default_for_rate ((int) rate, NULL);
 }
 
+/* The setter of a toggle port (LV2 lv2:toggled, LADSPA
+ * LADSPA_HINT_TOGGLED): a host writes 0 or 1, and anything from 0.5 up
+ * counts as on. */
+int
+host_stream_set_hum_removal (RnnDenoise *st, float on)
+{
+  return rnndenoise_set_hum_removal (st, on >= 0.5f);
+}
+
 /**
  * host_stream_new:
  * @rate: the host's sample rate in Hz; 48000 and 16000 have a model

@@ -19,6 +19,8 @@ typedef struct
 
 typedef struct _HostStream HostStream;
 
+int host_stream_set_hum_removal (RnnDenoise *st, float on);
+
 HostStream *host_stream_new (double rate, unsigned channels, unsigned block,
     const HostSetting *settings, unsigned n_settings);
 

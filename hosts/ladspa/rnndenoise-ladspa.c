@@ -16,20 +16,49 @@
 #define BLOCK 1024
 
 /* The port layout, mono: audio in, audio out, then the controls; stereo:
- * in L, in R, out L, out R, then the same controls. The input controls
- * come first, in the order of settings[]. */
+ * in L, in R, out L, out R, then the same controls. Ports added since the
+ * first layout (VAD hold, hum removal) come last, so that the older ports
+ * keep their numbers in saved host sessions; port_control[] maps a control
+ * port onto its slot below, where the input controls come first, in the
+ * order of settings[] (what host_stream_apply() reads). */
 enum
 {
   CONTROL_ATTENUATION_LIMIT,
   CONTROL_VAD_THRESHOLD,
+  CONTROL_VAD_HOLD,
+  CONTROL_HUM_REMOVAL,
   CONTROL_VAD,
   CONTROL_LATENCY,
   N_CONTROLS
 };
 
+/* LADSPA can only name a default as a fixed point of the range: the low
+ * one, a quarter of the way up, gives the library's 200 ms hold with an
+ * 800 ms top (the LV2 port goes to 5000 ms). */
+#define VAD_HOLD_MAX_MS 800.0f
+
+/* Hum removal is an integer port of 0..1, not a toggle: GStreamer's LADSPA
+ * and LV2 bridges make a toggle a boolean property that starts false,
+ * whatever default the port names, and so would turn removal off; an
+ * integer port keeps its default of 1 there too. */
+
+/* clang-format off */
 static const HostSetting settings[] = {
-  { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit },
-  { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold },
+  [CONTROL_ATTENUATION_LIMIT] = { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit },
+  [CONTROL_VAD_THRESHOLD] = { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold },
+  [CONTROL_VAD_HOLD] = { 0.0f, VAD_HOLD_MAX_MS, 200.0f, rnndenoise_set_vad_hold },
+  [CONTROL_HUM_REMOVAL] = { 0.0f, 1.0f, 1.0f, host_stream_set_hum_removal },
+};
+/* clang-format on */
+
+/* The control ports in port order (after the audio ports). */
+static const unsigned port_control[N_CONTROLS] = {
+  CONTROL_ATTENUATION_LIMIT,
+  CONTROL_VAD_THRESHOLD,
+  CONTROL_VAD,
+  CONTROL_LATENCY,
+  CONTROL_VAD_HOLD,
+  CONTROL_HUM_REMOVAL,
 };
 
 typedef struct
@@ -71,7 +100,7 @@ connect_port (LADSPA_Handle handle, unsigned long port, LADSPA_Data *data)
   else if (port < 2 * n)
     self->out[port - n] = data;
   else if (port < 2 * n + N_CONTROLS)
-    self->control[port - 2 * n] = data;
+    self->control[port_control[port - 2 * n]] = data;
 }
 
 static void
@@ -110,11 +139,14 @@ static const LADSPA_PortDescriptor mono_ports[] = {
   LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
   LADSPA_PORT_OUTPUT | LADSPA_PORT_CONTROL,
   LADSPA_PORT_OUTPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
 };
 static const char *const mono_names[] = {
   "Input", "Output",
   "Attenuation limit (dB, 0 = none)", "VAD threshold",
   "VAD probability", "latency",
+  "VAD hold (ms)", "Hum removal (0 = off, 1 = on)",
 };
 static const LADSPA_PortDescriptor stereo_ports[] = {
   LADSPA_PORT_INPUT | LADSPA_PORT_AUDIO,
@@ -125,11 +157,14 @@ static const LADSPA_PortDescriptor stereo_ports[] = {
   LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
   LADSPA_PORT_OUTPUT | LADSPA_PORT_CONTROL,
   LADSPA_PORT_OUTPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
 };
 static const char *const stereo_names[] = {
   "Input L", "Input R", "Output L", "Output R",
   "Attenuation limit (dB, 0 = none)", "VAD threshold",
   "VAD probability", "latency",
+  "VAD hold (ms)", "Hum removal (0 = off, 1 = on)",
 };
 #define AUDIO_HINT { 0, 0.0f, 0.0f }
 #define CONTROL_HINTS \
@@ -138,7 +173,11 @@ static const char *const stereo_names[] = {
   { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
       | LADSPA_HINT_DEFAULT_MINIMUM, 0.0f, 1.0f }, \
   { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE, 0.0f, 1.0f }, \
-  { 0, 0.0f, 0.0f }
+  { 0, 0.0f, 0.0f }, \
+  { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
+      | LADSPA_HINT_DEFAULT_LOW, 0.0f, VAD_HOLD_MAX_MS }, \
+  { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
+      | LADSPA_HINT_INTEGER | LADSPA_HINT_DEFAULT_1, 0.0f, 1.0f }
 static const LADSPA_PortRangeHint mono_hints[] = {
   AUDIO_HINT, AUDIO_HINT, CONTROL_HINTS,
 };
@@ -149,11 +188,11 @@ static const LADSPA_PortRangeHint stereo_hints[] = {
 static const LADSPA_Descriptor descriptors[] = {
   { 9401, "rnndenoise_mono", LADSPA_PROPERTY_HARD_RT_CAPABLE,
     "rnndenoise speech denoiser (mono, 48 or 16 kHz)", "rnndenoise", "LGPL-2.1-or-later; model GPL-2.0-or-later",
-    6, mono_ports, mono_names, mono_hints, NULL,
+    8, mono_ports, mono_names, mono_hints, NULL,
     instantiate, connect_port, activate, run, NULL, NULL, NULL, cleanup },
   { 9402, "rnndenoise_stereo", LADSPA_PROPERTY_HARD_RT_CAPABLE,
     "rnndenoise speech denoiser (stereo, 48 or 16 kHz)", "rnndenoise", "LGPL-2.1-or-later; model GPL-2.0-or-later",
-    8, stereo_ports, stereo_names, stereo_hints, NULL,
+    10, stereo_ports, stereo_names, stereo_hints, NULL,
     instantiate, connect_port, activate, run, NULL, NULL, NULL, cleanup },
 };
 /* clang-format on */

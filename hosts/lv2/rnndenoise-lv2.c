@@ -35,13 +35,17 @@
  * host's huge bound does not make instantiate() allocate megabytes. */
 #define MAX_BLOCK 16384
 
-/* The controls, after the 2 x channels audio ports (rnndenoise.ttl); the
- * input controls first, in the order of settings[]. */
+/* The controls, after the 2 x channels audio ports (rnndenoise.ttl). A
+ * control's slot here puts the input controls first, in the order of
+ * settings[] (what host_stream_apply() reads); port_control[] maps the
+ * ports onto the slots, since the port added later (hum removal) comes
+ * after the outputs, so that older ports keep their indices. */
 typedef enum
 {
   CONTROL_ATTENUATION_LIMIT,
   CONTROL_VAD_THRESHOLD,
   CONTROL_VAD_HOLD,
+  CONTROL_HUM_REMOVAL,
   CONTROL_VAD,
   CONTROL_LATENCY,
   N_CONTROLS
@@ -52,8 +56,19 @@ static const HostSetting settings[] = {
   [CONTROL_ATTENUATION_LIMIT] = { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit },
   [CONTROL_VAD_THRESHOLD] = { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold },
   [CONTROL_VAD_HOLD] = { 0.0f, 5000.0f, 200.0f, rnndenoise_set_vad_hold },
+  [CONTROL_HUM_REMOVAL] = { 0.0f, 1.0f, 1.0f, host_stream_set_hum_removal },
 };
 /* clang-format on */
+
+/* The control ports in port order (after the audio ports). */
+static const Control port_control[N_CONTROLS] = {
+  CONTROL_ATTENUATION_LIMIT,
+  CONTROL_VAD_THRESHOLD,
+  CONTROL_VAD_HOLD,
+  CONTROL_VAD,
+  CONTROL_LATENCY,
+  CONTROL_HUM_REMOVAL,
+};
 
 typedef struct
 {
@@ -135,7 +150,7 @@ connect_port (LV2_Handle handle, uint32_t port, void *data)
   else if (port < 2 * n)
     self->out[port - n] = data;
   else if (port < 2 * n + N_CONTROLS)
-    self->control[port - 2 * n] = data;
+    self->control[port_control[port - 2 * n]] = data;
 }
 
 static void

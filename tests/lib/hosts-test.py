@@ -5,7 +5,9 @@ GStreamer's ladspa bridge), the LV2 plugin (lv2apply and GStreamer's lv2
 bridge) and the rnndenoise element gives the same samples, mono and stereo
 (the stereo labels are one 2-channel stream, as the element's stereo pad),
 at 48 kHz and at 16 kHz (each rate with its built-in model); the plugins
-refuse any other rate (applyplugin at 44100 Hz here).
+refuse any other rate (applyplugin at 44100 Hz here). The input holds a
+mains hum, and the plugins' hum-removal port, switched off, must give the
+library's output with hum removal off, which differs from the default's.
 
 The library and the plugins delay the output by the latency (960 samples at
 48 kHz, 480 at 16 kHz, those first samples being silence); the element
@@ -33,13 +35,14 @@ LATENCIES = {48000: 1440, 16000: 480}
 REFUSED_RATE = 44100
 LV2_URIS = {1: "urn:rnndenoise:lv2:mono", 2: "urn:rnndenoise:lv2:stereo"}
 # The latency port's index: after the 2 x channels audio ports and four
-# controls (hosts/lv2/rnndenoise.ttl).
+# controls (hosts/lv2/rnndenoise.ttl); the hum-removal port comes after it.
 LV2_LATENCY_PORT = {1: 6, 2: 8}
 
 
 def signal(seed, f0, rate):
-    """1.5 s of a voice-like tone in white noise at @rate, int16; the tone
-    is loud and soft in turns of a quarter of a second."""
+    """1.5 s of a voice-like tone in white noise and a 50 Hz hum (with its
+    third harmonic) at @rate, int16; the tone is loud and soft in turns of
+    a quarter of a second."""
     import math
     out = array.array("h")
     x = seed
@@ -48,6 +51,7 @@ def signal(seed, f0, rate):
         noise = (x / 0x7FFFFFFF - 0.5) * 0.2
         f = f0 + 20.0 * math.sin(2 * math.pi * 3.0 * i / rate)
         v = 0.25 * math.sin(2 * math.pi * f * i / rate) * (1 if (i // (rate // 4)) % 2 else 0.2)
+        v += 0.1 * math.sin(2 * math.pi * 50.0 * i / rate) + 0.05 * math.sin(2 * math.pi * 150.0 * i / rate)
         out.append(int(round(max(-1.0, min(1.0, v + noise)) * 20000)))
     return out
 
@@ -78,9 +82,10 @@ def read_wav(path):
     return fmt, channels, samples
 
 
-def library_output(lib, samples, channels, rate):
+def library_output(lib, samples, channels, rate, hum_removal=True):
     """Float output of rnndenoise_process_float on samples / 32768, on the
-    built-in model for @rate (the one the plugins must pick)."""
+    built-in model for @rate (the one the plugins must pick), with hum
+    removal on (the default) or off."""
     n = len(samples) // channels
     buf = (ctypes.c_float * len(samples))(*[s / 32768.0 for s in samples])
     err = ctypes.c_int(0)
@@ -95,6 +100,8 @@ def library_output(lib, samples, channels, rate):
     st = ctypes.c_void_p(st)
     assert lib.rnndenoise_get_sample_rate(st) == rate
     assert lib.rnndenoise_get_latency(st) == LATENCIES[rate]
+    if not hum_removal:
+        assert lib.rnndenoise_set_hum_removal(st, 0) == 0
     assert lib.rnndenoise_process_float(st, buf, buf, n) == n
     lib.rnndenoise_free(st)
     return list(buf)
@@ -130,7 +137,7 @@ def compare_int16(name, got, ref):
     assert len(got) >= len(ref), "%s: %d samples, expected %d" % (name, len(got), len(ref))
     worst = max(abs(g - r * 32768.0) for g, r in zip(got, ref))
     exact = max(sum(1 for g, r in zip(got, ref) if g == conv(r)) for conv in CONVERSIONS)
-    print("%-44s %d samples, %.1f%% equal to the library's output converted, "
+    print("%-50s %d samples, %.1f%% equal to the library's output converted, "
           "largest difference %.2f LSB" % (name, len(ref), 100.0 * exact / len(ref), worst))
     assert worst <= 2.0, "%s differs from the library by %.2f LSB" % (name, worst)
 
@@ -138,7 +145,7 @@ def compare_int16(name, got, ref):
 def compare_float(name, got, ref):
     assert len(got) >= len(ref), "%s: %d samples, expected %d" % (name, len(got), len(ref))
     diff = sum(1 for g, r in zip(got, ref) if struct.pack("f", g) != struct.pack("f", r))
-    print("%-44s %d samples, %d differ from the library (bit for bit)" % (name, len(ref), diff))
+    print("%-50s %d samples, %d differ from the library (bit for bit)" % (name, len(ref), diff))
     assert diff == 0
 
 
@@ -195,23 +202,35 @@ def test_rate(lib, env, tmp, gst_dirs, rate):
     refs = {c: library_output(lib, samples[c], c, rate) for c in (1, 2)}
     assert all(v == 0.0 for v in refs[1][:LATENCIES[rate]])
     assert any(v != 0.0 for v in refs[1][LATENCIES[rate]:])
+    refs_off = {c: library_output(lib, samples[c], c, rate, False) for c in (1, 2)}
+    for c in (1, 2):
+        # Far more than compare_int16's tolerance, so that a port that did
+        # not reach the library would fail the comparisons below.
+        apart = max(abs(a - b) for a, b in zip(refs[c], refs_off[c])) * 32768.0
+        assert apart > 50.0, "hum removal changes the output by %.1f LSB only" % apart
 
     # LADSPA through applyplugin (16-bit files), mono and stereo; the
-    # plugin runs at the file's rate.
+    # plugin runs at the file's rate. Its input controls, in port order:
+    # attenuation limit, VAD threshold, VAD hold, hum removal.
     for channels, label in ((1, "rnndenoise_mono"), (2, "rnndenoise_stereo")):
-        out_wav = os.path.join(tmp, "ladspa-%d-%d.wav" % (channels, rate))
-        run(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label, "0", "0"], env)
-        compare_int16("applyplugin %s %d Hz" % (label, rate), read_wav(out_wav)[2],
-                      refs[channels])
+        for hum, ref in (("1", refs), ("0", refs_off)):
+            out_wav = os.path.join(tmp, "ladspa-%d-%d-%s.wav" % (channels, rate, hum))
+            run(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label,
+                 "0", "0", "200", hum], env)
+            compare_int16("applyplugin %s %d Hz, hum %s" % (label, rate, hum),
+                          read_wav(out_wav)[2], ref[channels])
 
     # LV2 through lv2apply, mono and stereo (a stereo file feeds the
-    # two input ports).
+    # two input ports): the defaults, then hum removal off.
     for channels in (1, 2):
-        out_wav = os.path.join(tmp, "lv2-%d-%d.wav" % (channels, rate))
-        run(["lv2apply", "-i", wavs[channels], "-o", out_wav, LV2_URIS[channels]], env)
-        got = read_wav(out_wav)
-        assert got[1] == channels, "lv2apply wrote %d channels" % got[1]
-        compare_int16("lv2apply %s %d Hz" % (LV2_URIS[channels], rate), got[2], refs[channels])
+        for hum, controls, ref in (("1", [], refs), ("0", ["-c", "hum_removal", "0"], refs_off)):
+            out_wav = os.path.join(tmp, "lv2-%d-%d-%s.wav" % (channels, rate, hum))
+            run(["lv2apply", "-i", wavs[channels], "-o", out_wav] + controls
+                + [LV2_URIS[channels]], env)
+            got = read_wav(out_wav)
+            assert got[1] == channels, "lv2apply wrote %d channels" % got[1]
+            compare_int16("lv2apply %s %d Hz, hum %s" % (LV2_URIS[channels], rate, hum),
+                          got[2], ref[channels])
 
     if gst_dirs and shutil.which("gst-launch-1.0"):
         for channels in (1, 2):
@@ -228,7 +247,8 @@ def test_refused(env, tmp, rate):
     wavs, _ = make_inputs(tmp, rate)
     for channels, label in ((1, "rnndenoise_mono"), (2, "rnndenoise_stereo")):
         out_wav = os.path.join(tmp, "ladspa-%d-%d.wav" % (channels, rate))
-        run_refused(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label, "0", "0"],
+        run_refused(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label,
+                     "0", "0", "200", "1"],
                     env, "Failed to instantiate plugin")
         print("applyplugin %s %d Hz: refused" % (label, rate))
 

@@ -1,8 +1,9 @@
 /* rnndenoise — the plugins' run callbacks allocate nothing: loads the
  * LADSPA and LV2 modules as a host does, and counts malloc, calloc,
  * realloc and free calls (replaced here) during 96000 samples of run()
- * calls in blocks of various sizes, after instantiate and activate, at
- * 48000 and at 16000 Hz, where the latency port must read 1440 and 480.
+ * calls in blocks of various sizes (gate and hum removal on), after
+ * instantiate and activate, at 48000 and at 16000 Hz, where the latency
+ * port must read 1440 and 480.
  * The stereo LV2 plugin runs both without host options (its fixed-size
  * steps) and with bufsz:maxBlockLength, whose interleave buffer
  * instantiate() must allocate. Both plugins must refuse rates without a
@@ -162,9 +163,12 @@ test_ladspa_plugin (const Rate *r)
     else
       ladspa_desc->connect_port (h, p, &controls[c++]);
   }
-  controls[0] = 20.0f; /* attenuation limit */
-  controls[1] = 0.5f;  /* VAD threshold */
-  controls[3] = -1.0f; /* latency: run() must write it */
+  /* In port order (hosts/ladspa/rnndenoise-ladspa.c). */
+  controls[0] = 20.0f;  /* attenuation limit */
+  controls[1] = 0.5f;   /* VAD threshold */
+  controls[3] = -1.0f;  /* latency: run() must write it */
+  controls[4] = 100.0f; /* VAD hold */
+  controls[5] = 1.0f;   /* hum removal */
   ladspa_desc->activate (h);
   n = count_run (ladspa_run, h);
   printf ("LADSPA %s at %lu Hz: %ld allocations in run() over %d samples, "
@@ -271,12 +275,14 @@ test_lv2_plugin (const Rate *r, uint32_t channels, int32_t max_block)
     lv2_desc->connect_port (h, p, in[p]);
     lv2_desc->connect_port (h, channels + p, out[p]);
   }
-  for (p = 0; p < 5; p++)
+  /* In port order (hosts/lv2/rnndenoise.ttl). */
+  for (p = 0; p < 6; p++)
     lv2_desc->connect_port (h, 2 * channels + p, &controls[p]);
   controls[0] = 20.0f;  /* attenuation limit */
   controls[1] = 0.5f;   /* VAD threshold */
   controls[2] = 100.0f; /* VAD hold */
   controls[4] = -1.0f;  /* latency: run() must write it */
+  controls[5] = 1.0f;   /* hum removal */
   lv2_desc->activate (h);
   n = count_run (lv2_run, h);
   printf ("LV2 %s at %lu Hz", lv2_desc->URI, r->rate);
