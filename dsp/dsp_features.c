@@ -22,6 +22,7 @@ struct _DspFeatures
   guint n_bins;
   guint n_features;
   guint n_lift_bins; /* bins 0 .. n_lift_bins - 1 lie below LIFT_MAX_HZ */
+  guint n_keep_bins; /* bins 0 .. n_keep_bins - 1 lie below FLOOR_KEEP_MAX_HZ */
   guint8 bin_lo[DSP_MAX_BINS];   /* first band of each bin */
   guint8 bin_hi[DSP_MAX_BINS];   /* second band (bin_lo at the ends) */
   gfloat bin_frac[DSP_MAX_BINS]; /* weight of bin_hi, 0 .. 1 */
@@ -86,6 +87,9 @@ dsp_features_new (const DspFrameConfig *cfg)
   self->n_bins = cfg->window / 2 + 1;
   self->n_lift_bins = MIN (self->n_bins,
       (guint) (DSP_FEATURES_LIFT_MAX_HZ * cfg->window / cfg->sample_rate) + 1);
+  self->n_keep_bins = MIN (self->n_bins,
+      (guint) (DSP_FEATURES_FLOOR_KEEP_MAX_HZ * cfg->window / cfg->sample_rate)
+          + 1);
   self->n_features
       = dsp_feature_layout_n_features (cfg->feature_layout_id, cfg->n_bands);
   self->track_floor
@@ -433,6 +437,64 @@ dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
       continue;
     cap = MIN (g * (1.0f + lift), 1.0f);
     bin_gains[k] = MAX (g, MIN (sqrtf (1.0f - noise / power[k]), cap));
+  }
+}
+
+/**
+ * dsp_features_keep_above_floor:
+ * @self: a #DspFeatures with a noise floor tracker.
+ * @spectrum: the frame's window / 2 + 1 complex bins (interleaved), before
+ *   any gain.
+ * @above: n_bands values, log10 (S / F) of the frame as
+ *   dsp_features_smoothed_above_floor() gave them.
+ * @bin_gains: (inout): window / 2 + 1 linear gains; only raised, never
+ *   lowered.
+ *
+ * For a frame with speech. A band's steady noise is the share F / S =
+ * 10^-above of its smoothed energy. Each bin from
+ * DSP_FEATURES_LIFT_HALF_WIDTH up to DSP_FEATURES_FLOOR_KEEP_MAX_HZ takes
+ * DSP_FEATURES_FLOOR_KEEP_OVERSUBTRACTION times that share (interpolated
+ * between its bands as the gains are) of the mean power of the bins around
+ * it as its noise, and gets the spectral-subtraction gain
+ * sqrt (1 - noise / power) where that is higher than its gain. Unlike
+ * dsp_features_lift_peaks() there is neither a cap nor a lowest gain: the
+ * tracker, not the network's gain, says how much noise is there, so a
+ * voice's fundamental standing above a low rumble keeps itself even where
+ * the network cut the whole band. A bin that does not stand above the
+ * rumble keeps its gain. Keeps no state, never allocates.
+ */
+void
+dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *spectrum,
+    const gfloat *above, gfloat *bin_gains)
+{
+  const guint half = DSP_FEATURES_LIFT_HALF_WIDTH;
+  gfloat power[DSP_MAX_BINS];
+  guint last, k;
+  gint j;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (spectrum != NULL && above != NULL && bin_gains != NULL);
+
+  if (self->n_bins < 2 * half + 1)
+    return;
+  last = MIN (self->n_keep_bins, self->n_bins - half);
+  for (k = 0; k < last + half; k++)
+    power[k] = spectrum[2 * k] * spectrum[2 * k]
+        + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+  for (k = half; k < last; k++) {
+    gfloat share_lo = powf (10.0f, -above[self->bin_lo[k]]);
+    gfloat share_hi = powf (10.0f, -above[self->bin_hi[k]]);
+    gfloat share = share_lo + self->bin_frac[k] * (share_hi - share_lo);
+    gfloat mean = 0.0f, noise;
+
+    for (j = -(gint) half; j <= (gint) half; j++)
+      mean += power[k + j];
+    mean /= 2 * half + 1;
+    noise = DSP_FEATURES_FLOOR_KEEP_OVERSUBTRACTION * share * mean;
+    /* Also false for NaN. */
+    if (!(power[k] > noise))
+      continue;
+    bin_gains[k] = MAX (bin_gains[k], sqrtf (1.0f - noise / power[k]));
   }
 }
 

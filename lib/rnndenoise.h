@@ -184,6 +184,10 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * (1 + lift) g and at most 1: its noise is taken as (1 - g^2) of the mean
  * power of the 5 bins around it and it gets sqrt (1 - noise / power) where
  * that is higher than g; bins whose gain is below 0.2 are left alone.
+ * Above 0 it also keeps a voice's fundamental under a steady low rumble:
+ * in a frame with speech, the bins from 100 to 300 Hz get the
+ * spectral-subtraction gain against 3 times their band's steady-noise
+ * share (F / S) of the power around them where that is higher.
  * Never lowers a gain; after the speech protection and the VAD gate,
  * before the attenuation limit; 0 is off (default 0.5, as the element).
  * Level normalisation, 0 or 1: 1 (the default, as the element's

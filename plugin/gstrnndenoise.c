@@ -877,6 +877,12 @@ install_gain_properties (GObjectClass *gobject_class)
    * (1 + lift) g and at most 1: a bin standing above its neighbours keeps
    * more, the gaps keep the band's gain. Bins whose gain is below 0.2 are
    * left alone (no voice there; noise peaks lifted alone would whistle).
+   * Any lift above 0 also keeps a voice's fundamental under a low rumble:
+   * in a frame with speech (voice probability at least 0.8), each bin from
+   * 100 to 300 Hz takes three times its band's steady-noise share (from
+   * the noise floor tracker) of the mean power around it as its noise and
+   * gets the spectral-subtraction gain against that where it is higher,
+   * even where the network cut the whole band.
    * It never lowers a gain and keeps no state. 0 turns it off; the default
    * 0.5 keeps about 0.3 dB more of the recorded voices at the same
    * SI-SDR gain (docs/quality.md). Applied after speech-protection and the
@@ -885,7 +891,8 @@ install_gain_properties (GObjectClass *gobject_class)
   g_object_class_install_property (gobject_class, PROP_HARMONIC_LIFT,
       g_param_spec_double ("harmonic-lift", "Harmonic lift",
           "How much more than its band's gain a voice harmonic below 4 kHz "
-          "may keep, as a fraction of that gain (0 = none)",
+          "may keep, as a fraction of that gain; above 0, a voice's "
+          "fundamental under a steady low rumble is kept too (0 = none)",
           0.0, DSP_MAX_HARMONIC_LIFT, DSP_DEFAULT_HARMONIC_LIFT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING
               | GST_PARAM_CONTROLLABLE));

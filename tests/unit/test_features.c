@@ -813,6 +813,72 @@ START_TEST (test_gains_lift_peaks)
 }
 END_TEST
 
+/* Keeping what stands above the floor, below 300 Hz: over a flat spectrum
+ * of power 1 with every band at its floor (share 1) a bin of power 16 at
+ * 150 Hz, whose 5 neighbours sum to 20, has noise 3 * 20 / 5 = 12 and gets
+ * sqrt (1 - 12 / 16) = 0.5; flat bins (noise 3) keep their gain. With
+ * every band 10 dB above its floor (share 0.1) the peak gets
+ * sqrt (1 - 1.2 / 16), the flat bin at 300 Hz whose neighbours are all 1
+ * sqrt (1 - 0.3), the peak's flat neighbours (noise 1.2) keep theirs. A
+ * higher gain is never lowered; a peak at 0 Hz (the edge) or above
+ * 300 Hz, and any bin where the floor distance is NaN, keep their
+ * gains. */
+START_TEST (test_gains_keep_above_floor)
+{
+  static const guint rates[] = { 48000, 16000 };
+  /* Bins 50 Hz apart at both rates. */
+  const guint peak = 3, flat = 6, above_max = 10, edge = 0;
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  gfloat spectrum[2 * DSP_MAX_BINS], gains[DSP_MAX_BINS], kept[DSP_MAX_BINS];
+  gfloat above[DSP_MAX_BANDS];
+  guint n_bins, k, b;
+
+  model_helper_default_config (&cfg, rates[_i]);
+  ck_assert_uint_eq (cfg.sample_rate / (cfg.window / 2), 100);
+  feat = dsp_features_new (&cfg);
+  n_bins = dsp_frame_config_get_n_bins (&cfg);
+  for (k = 0; k < n_bins; k++) {
+    set_bin_power (spectrum, k, 1.0f);
+    gains[k] = 0.05f;
+  }
+  set_bin_power (spectrum, peak, 16.0f);
+  set_bin_power (spectrum, above_max, 16.0f);
+  set_bin_power (spectrum, edge, 16.0f);
+
+  for (b = 0; b < cfg.n_bands; b++)
+    above[b] = 0.0f;
+  memcpy (kept, gains, sizeof (gfloat) * n_bins);
+  dsp_features_keep_above_floor (feat, spectrum, above, kept);
+  for (k = 0; k < n_bins; k++)
+    ck_assert_float_eq_tol (kept[k], (k == peak ? 0.5f : gains[k]), 1e-6f);
+
+  for (b = 0; b < cfg.n_bands; b++)
+    above[b] = 1.0f;
+  memcpy (kept, gains, sizeof (gfloat) * n_bins);
+  dsp_features_keep_above_floor (feat, spectrum, above, kept);
+  for (k = 0; k < n_bins; k++) {
+    gfloat want = k == peak ? sqrtf (1.0f - 1.2f / 16.0f)
+        : k == flat         ? sqrtf (0.7f)
+                            : gains[k];
+
+    ck_assert_float_eq_tol (kept[k], want, 1e-6f);
+  }
+
+  /* Only raised. */
+  memcpy (kept, gains, sizeof (gfloat) * n_bins);
+  kept[peak] = 0.99f;
+  dsp_features_keep_above_floor (feat, spectrum, above, kept);
+  ck_assert_float_eq (kept[peak], 0.99f);
+
+  for (b = 0; b < cfg.n_bands; b++)
+    above[b] = NAN;
+  memcpy (kept, gains, sizeof (gfloat) * n_bins);
+  dsp_features_keep_above_floor (feat, spectrum, above, kept);
+  ck_assert_int_eq (memcmp (kept, gains, sizeof (gfloat) * n_bins), 0);
+}
+END_TEST
+
 static Suite *
 features_suite (void)
 {
@@ -851,6 +917,7 @@ features_suite (void)
   tcase_add_test (tc, test_gains_attenuation_limit);
   tcase_add_test (tc, test_gains_noise_floor_limit);
   tcase_add_loop_test (tc, test_gains_lift_peaks, 0, 2);
+  tcase_add_loop_test (tc, test_gains_keep_above_floor, 0, 2);
   suite_add_tcase (s, tc);
 
   return s;

@@ -1412,6 +1412,126 @@ START_TEST (test_lookahead_passes_through)
 }
 END_TEST
 
+/* A layout 2 model (with a noise floor tracker) whose network cuts every
+ * band (gains about e^-20) and says speech with a VAD of about 1
+ * (@vad_bias 20) or says none (-20): zero weights and large biases in both
+ * heads. */
+static DspModel *
+cutting_model (gfloat vad_bias)
+{
+  ModelHelperSpec spec;
+  GBytes *bytes;
+  guint8 *data;
+  gsize size;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 91);
+  ck_assert (dsp_frame_config_init_layout (&spec.config, RATE,
+      DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
+  spec.layers[0].input_size
+      = dsp_feature_layout_n_features (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
+          spec.config.n_bands);
+  spec.layers[3].output_size = spec.config.n_bands;
+  bytes = model_helper_build (&spec);
+  data = g_bytes_unref_to_data (bytes, &size);
+  model_helper_fill_weights (data, 3, 0, spec.layers[3].input_size, 0.0f);
+  model_helper_fill_bias (data, 3, -20.0f);
+  model_helper_fill_weights (data, 4, 0, spec.layers[4].input_size, 0.0f);
+  model_helper_fill_bias (data, 4, vad_bias);
+  model_helper_fix_size_and_checksum (data, size);
+  return model_from_data (data, size);
+}
+
+/* Energy of @y over the times the tone of make_voice_in_rumble() sounds,
+ * from the second second on (the floor tracker settled). */
+static gdouble
+tone_energy (const gfloat *y, guint n)
+{
+  gdouble e = 0.0;
+  guint i;
+
+  for (i = RATE; i < n; i++)
+    if (i % (RATE / 2) < RATE / 5)
+      e += (gdouble) y[i] * y[i];
+  return e;
+}
+
+/* A 150 Hz voice (200 ms in every 500) over a steady 120 Hz rumble 6 dB
+ * under it and a faint white noise. */
+static gfloat *
+make_voice_in_rumble (guint n)
+{
+  gfloat *x = g_new (gfloat, n);
+  GRand *rand = g_rand_new_with_seed (17);
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    gdouble t = (gdouble) i / RATE;
+    gdouble voice
+        = i % (RATE / 2) < RATE / 5 ? 0.2 * sin (2 * G_PI * 150.0 * t) : 0.0;
+
+    x[i] = (gfloat) (voice + 0.1 * sin (2 * G_PI * 120.0 * t)
+        + 0.001 * g_rand_double_range (rand, -1.0, 1.0));
+  }
+  g_rand_free (rand);
+  return x;
+}
+
+/* @model over make_voice_in_rumble() with harmonic lift @lift (hum removal
+ * off, so that only the gains act); returns the output's energy while the
+ * voice sounds. */
+static gdouble
+voice_kept (DspModel *model, gfloat lift, const gfloat *x, guint n)
+{
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  gfloat *y = g_new0 (gfloat, n);
+  guint chunk[1] = { HOP }, produced;
+  gdouble e;
+
+  dsp_processor_set_hum_removal (p, FALSE);
+  dsp_processor_set_harmonic_lift (p, lift);
+  produced = run_chunked (p, x, y, n, chunk, 1);
+  e = tone_energy (y, produced);
+  dsp_processor_free (p);
+  g_free (y);
+  return e;
+}
+
+/* In a frame with speech, the bins below 300 Hz keep what stands above
+ * their band's steady noise, even where the network cuts every band: a
+ * voice that comes and goes over a steady rumble gets through a network
+ * that cuts everything, with any harmonic lift, at more than a third of
+ * its energy (what the rumble leaves of it); without the lift, or where
+ * the network hears no speech, (almost) nothing does. */
+START_TEST (test_keep_above_floor)
+{
+  guint n = 4 * RATE;
+  gfloat *x = make_voice_in_rumble (n);
+  DspModel *speech = cutting_model (20.0f), *silence = cutting_model (-20.0f);
+  gdouble voice = 0.0, kept, kept_max, no_lift, no_speech;
+  guint i;
+
+  for (i = RATE; i < n; i++) {
+    gdouble t = (gdouble) i / RATE;
+
+    if (i % (RATE / 2) < RATE / 5)
+      voice += 0.04 * pow (sin (2 * G_PI * 150.0 * t), 2);
+  }
+  kept = voice_kept (speech, DSP_DEFAULT_HARMONIC_LIFT, x, n);
+  kept_max = voice_kept (speech, DSP_MAX_HARMONIC_LIFT, x, n);
+  no_lift = voice_kept (speech, 0.0f, x, n);
+  no_speech = voice_kept (silence, DSP_DEFAULT_HARMONIC_LIFT, x, n);
+  ck_assert_msg (kept > voice / 3.0, "kept %g of %g", kept, voice);
+  ck_assert_msg (kept < voice * 1.5, "kept %g of %g", kept, voice);
+  ck_assert_double_eq_tol (kept_max, kept, 1e-6 * voice);
+  ck_assert_msg (no_lift < voice * 1e-6, "no lift: %g of %g", no_lift, voice);
+  ck_assert_msg (no_speech < voice * 1e-6, "no speech: %g of %g", no_speech,
+      voice);
+  dsp_model_unref (speech);
+  dsp_model_unref (silence);
+  g_free (x);
+}
+END_TEST
+
 /* A network whose gains are all 1 (zero weights, a large bias in the gain
  * head): the processor's output is its input but for what it does before
  * the network, such as taking out hum. */
@@ -1889,6 +2009,7 @@ processor_suite (void)
   tcase_add_test (tc, test_speech_protection_from_model);
   tcase_add_test (tc, test_stationary_suppression);
   tcase_add_test (tc, test_harmonic_lift);
+  tcase_add_test (tc, test_keep_above_floor);
   tcase_add_test (tc, test_level_normalization);
   tcase_add_test (tc, test_speech_protection_weights);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
