@@ -382,6 +382,17 @@ dsp_features_interpolate_gains (const DspFeatures *self,
   }
 }
 
+/* The power of the first @n complex bins of @spectrum. */
+static void
+bin_powers (const gfloat *spectrum, guint n, gfloat *power)
+{
+  guint k;
+
+  for (k = 0; k < n; k++)
+    power[k] = spectrum[2 * k] * spectrum[2 * k]
+        + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+}
+
 /**
  * dsp_features_lift_peaks:
  * @self: a #DspFeatures.
@@ -418,9 +429,7 @@ dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
   if (!(lift > 0.0f) || self->n_bins < 2 * DSP_FEATURES_LIFT_HALF_WIDTH + 1)
     return;
   last = MIN (self->n_lift_bins, self->n_bins - DSP_FEATURES_LIFT_HALF_WIDTH);
-  for (k = 0; k < last + DSP_FEATURES_LIFT_HALF_WIDTH; k++)
-    power[k] = spectrum[2 * k] * spectrum[2 * k]
-        + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+  bin_powers (spectrum, last + DSP_FEATURES_LIFT_HALF_WIDTH, power);
   for (k = DSP_FEATURES_LIFT_HALF_WIDTH; k < last; k++) {
     gfloat g = bin_gains[k];
     gfloat mean = 0.0f, noise, cap;
@@ -478,9 +487,7 @@ dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *spectrum,
   if (self->n_bins < 2 * half + 1)
     return;
   last = MIN (self->n_keep_bins, self->n_bins - half);
-  for (k = 0; k < last + half; k++)
-    power[k] = spectrum[2 * k] * spectrum[2 * k]
-        + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+  bin_powers (spectrum, last + half, power);
   for (k = half; k < last; k++) {
     gfloat share_lo = powf (10.0f, -above[self->bin_lo[k]]);
     gfloat share_hi = powf (10.0f, -above[self->bin_hi[k]]);

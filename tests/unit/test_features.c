@@ -744,6 +744,18 @@ set_bin_power (gfloat *spectrum, guint k, gfloat power)
   spectrum[2 * k + 1] = 0.0f;
 }
 
+/* Every bin of @spectrum at power 1 and every gain at @gain. */
+static void
+fill_flat (gfloat *spectrum, gfloat *gains, guint n_bins, gfloat gain)
+{
+  guint k;
+
+  for (k = 0; k < n_bins; k++) {
+    set_bin_power (spectrum, k, 1.0f);
+    gains[k] = gain;
+  }
+}
+
 /* The lift below 4 kHz: over a flat spectrum of power 1 with band gains of
  * 0.5, a bin of power P whose 5 neighbours sum to 4 + P has noise
  * 0.75 (4 + P) / 5 and gets sqrt (1 - noise / P), capped at 0.5 (1 + lift)
@@ -768,10 +780,7 @@ START_TEST (test_gains_lift_peaks)
   ck_assert_uint_lt (above, cfg.window / 2 + 1);
   feat = dsp_features_new (&cfg);
   n_bins = dsp_frame_config_get_n_bins (&cfg);
-  for (k = 0; k < n_bins; k++) {
-    set_bin_power (spectrum, k, 1.0f);
-    gains[k] = 0.5f;
-  }
+  fill_flat (spectrum, gains, n_bins, 0.5f);
   set_bin_power (spectrum, low_peak, 16.0f);
   set_bin_power (spectrum, mid_peak, 2.25f);
   set_bin_power (spectrum, high_peak, 16.0f);
@@ -838,10 +847,7 @@ START_TEST (test_gains_keep_above_floor)
   ck_assert_uint_eq (cfg.sample_rate / (cfg.window / 2), 100);
   feat = dsp_features_new (&cfg);
   n_bins = dsp_frame_config_get_n_bins (&cfg);
-  for (k = 0; k < n_bins; k++) {
-    set_bin_power (spectrum, k, 1.0f);
-    gains[k] = 0.05f;
-  }
+  fill_flat (spectrum, gains, n_bins, 0.05f);
   set_bin_power (spectrum, peak, 16.0f);
   set_bin_power (spectrum, above_max, 16.0f);
   set_bin_power (spectrum, edge, 16.0f);
