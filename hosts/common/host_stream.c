@@ -36,9 +36,9 @@ model_for_rate (double rate)
   return rnndenoise_model_new_default_for_rate ((int) rate, NULL);
 }
 
-/* The setter of a toggle port (LV2 lv2:toggled, LADSPA
- * LADSPA_HINT_TOGGLED): a host writes 0 or 1, and anything from 0.5 up
- * counts as on. */
+/* The setter of the hum-removal port, an integer of 0..1 (not a toggle,
+ * whose default GStreamer's bridges ignore: see rnndenoise-ladspa.c);
+ * anything from 0.5 up counts as on. */
 int
 host_stream_set_hum_removal (RnnDenoise *st, float on)
 {
