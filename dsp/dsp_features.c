@@ -393,6 +393,20 @@ bin_powers (const gfloat *spectrum, guint n, gfloat *power)
         + spectrum[2 * k + 1] * spectrum[2 * k + 1];
 }
 
+/* The mean power of bin @k and the DSP_FEATURES_LIFT_HALF_WIDTH bins each
+ * side of it: the local level a bin's noise is estimated from. */
+static gfloat
+local_mean (const gfloat *power, guint k)
+{
+  gfloat sum = 0.0f;
+  guint i;
+
+  for (i = k - DSP_FEATURES_LIFT_HALF_WIDTH;
+       i <= k + DSP_FEATURES_LIFT_HALF_WIDTH; i++)
+    sum += power[i];
+  return sum / (2 * DSP_FEATURES_LIFT_HALF_WIDTH + 1);
+}
+
 /**
  * dsp_features_lift_peaks:
  * @self: a #DspFeatures.
@@ -421,7 +435,6 @@ dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
 {
   gfloat power[DSP_MAX_BINS];
   guint last, k;
-  gint j;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (spectrum != NULL && bin_gains != NULL);
@@ -432,16 +445,12 @@ dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
   bin_powers (spectrum, last + DSP_FEATURES_LIFT_HALF_WIDTH, power);
   for (k = DSP_FEATURES_LIFT_HALF_WIDTH; k < last; k++) {
     gfloat g = bin_gains[k];
-    gfloat mean = 0.0f, noise, cap;
+    gfloat noise, cap;
 
     /* Also false for NaN. */
     if (!(g >= DSP_FEATURES_LIFT_MIN_GAIN && g < 1.0f))
       continue;
-    for (j = -DSP_FEATURES_LIFT_HALF_WIDTH; j <= DSP_FEATURES_LIFT_HALF_WIDTH;
-         j++)
-      mean += power[k + j];
-    mean /= 2 * DSP_FEATURES_LIFT_HALF_WIDTH + 1;
-    noise = (1.0f - g * g) * mean;
+    noise = (1.0f - g * g) * local_mean (power, k);
     if (!(power[k] > noise))
       continue;
     cap = MIN (g * (1.0f + lift), 1.0f);
@@ -479,7 +488,6 @@ dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *spectrum,
   const guint half = DSP_FEATURES_LIFT_HALF_WIDTH;
   gfloat power[DSP_MAX_BINS];
   guint last, k;
-  gint j;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (spectrum != NULL && above != NULL && bin_gains != NULL);
@@ -492,12 +500,8 @@ dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *spectrum,
     gfloat share_lo = powf (10.0f, -above[self->bin_lo[k]]);
     gfloat share_hi = powf (10.0f, -above[self->bin_hi[k]]);
     gfloat share = share_lo + self->bin_frac[k] * (share_hi - share_lo);
-    gfloat mean = 0.0f, noise;
-
-    for (j = -(gint) half; j <= (gint) half; j++)
-      mean += power[k + j];
-    mean /= 2 * half + 1;
-    noise = DSP_FEATURES_FLOOR_KEEP_OVERSUBTRACTION * share * mean;
+    gfloat noise = DSP_FEATURES_FLOOR_KEEP_OVERSUBTRACTION * share
+        * local_mean (power, k);
     /* Also false for NaN. */
     if (!(power[k] > noise))
       continue;
