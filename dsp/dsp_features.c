@@ -90,6 +90,8 @@ dsp_features_new (const DspFrameConfig *cfg)
   self->n_keep_bins = MIN (self->n_bins,
       (guint) (DSP_FEATURES_FLOOR_KEEP_MAX_HZ * cfg->window / cfg->sample_rate)
           + 1);
+  /* dsp_features_low_bin_powers() fills the lift's bins for both. */
+  g_assert (self->n_keep_bins <= self->n_lift_bins);
   self->n_features
       = dsp_feature_layout_n_features (cfg->feature_layout_id, cfg->n_bands);
   self->track_floor
@@ -382,15 +384,35 @@ dsp_features_interpolate_gains (const DspFeatures *self,
   }
 }
 
-/* The power of the first @n complex bins of @spectrum. */
-static void
-bin_powers (const gfloat *spectrum, guint n, gfloat *power)
+/**
+ * dsp_features_low_bin_powers:
+ * @self: a #DspFeatures.
+ * @spectrum: the frame's window / 2 + 1 complex bins (interleaved), before
+ *   any gain.
+ * @power: (out): at least the returned number of floats.
+ *
+ * The power of each bin that dsp_features_lift_peaks() and
+ * dsp_features_keep_above_floor() read: those below
+ * DSP_FEATURES_LIFT_MAX_HZ and DSP_FEATURES_LIFT_HALF_WIDTH more (the
+ * keep's 300 Hz lie below the lift's 4 kHz). Computed once a frame for
+ * both. Never allocates.
+ *
+ * Returns: how many bins, from bin 0, @power now holds.
+ */
+guint
+dsp_features_low_bin_powers (const DspFeatures *self, const gfloat *spectrum,
+    gfloat *power)
 {
-  guint k;
+  guint n, k;
 
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (spectrum != NULL && power != NULL, 0);
+
+  n = MIN (self->n_lift_bins + DSP_FEATURES_LIFT_HALF_WIDTH, self->n_bins);
   for (k = 0; k < n; k++)
     power[k] = spectrum[2 * k] * spectrum[2 * k]
         + spectrum[2 * k + 1] * spectrum[2 * k + 1];
+  return n;
 }
 
 /* The mean power of bin @k and the DSP_FEATURES_LIFT_HALF_WIDTH bins each
@@ -410,8 +432,8 @@ local_mean (const gfloat *power, guint k)
 /**
  * dsp_features_lift_peaks:
  * @self: a #DspFeatures.
- * @spectrum: the frame's window / 2 + 1 complex bins (interleaved), before
- *   any gain.
+ * @power: the frame's bin powers before any gain, as
+ *   dsp_features_low_bin_powers() gave them.
  * @lift: >= 0; a bin's gain rises to at most (1 + @lift) times its own, and
  *   1; 0 leaves the gains as they are.
  * @bin_gains: (inout): window / 2 + 1 linear gains, as
@@ -426,23 +448,21 @@ local_mean (const gfloat *power, guint k)
  * power of the bins around it, and gets the spectral-subtraction gain
  * sqrt (1 - noise / power) where that is higher than g, up to the cap. A
  * harmonic standing above its neighbours keeps more of itself, the gaps
- * keep the band's gain. Keeps no state (the frame's spectrum only), so
+ * keep the band's gain. Keeps no state (the frame's powers only), so
  * snapshots are unchanged. Never allocates.
  */
 void
-dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
+dsp_features_lift_peaks (const DspFeatures *self, const gfloat *power,
     gfloat lift, gfloat *bin_gains)
 {
-  gfloat power[DSP_MAX_BINS];
   guint last, k;
 
   g_return_if_fail (self != NULL);
-  g_return_if_fail (spectrum != NULL && bin_gains != NULL);
+  g_return_if_fail (power != NULL && bin_gains != NULL);
 
   if (!(lift > 0.0f) || self->n_bins < 2 * DSP_FEATURES_LIFT_HALF_WIDTH + 1)
     return;
   last = MIN (self->n_lift_bins, self->n_bins - DSP_FEATURES_LIFT_HALF_WIDTH);
-  bin_powers (spectrum, last + DSP_FEATURES_LIFT_HALF_WIDTH, power);
   for (k = DSP_FEATURES_LIFT_HALF_WIDTH; k < last; k++) {
     gfloat g = bin_gains[k];
     gfloat noise, cap;
@@ -461,8 +481,8 @@ dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
 /**
  * dsp_features_keep_above_floor:
  * @self: a #DspFeatures with a noise floor tracker.
- * @spectrum: the frame's window / 2 + 1 complex bins (interleaved), before
- *   any gain.
+ * @power: the frame's bin powers before any gain, as
+ *   dsp_features_low_bin_powers() gave them.
  * @above: n_bands values, log10 (S / F) of the frame as
  *   dsp_features_smoothed_above_floor() gave them.
  * @bin_gains: (inout): window / 2 + 1 linear gains; only raised, never
@@ -482,20 +502,18 @@ dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
  * rumble keeps its gain. Keeps no state, never allocates.
  */
 void
-dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *spectrum,
+dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *power,
     const gfloat *above, gfloat *bin_gains)
 {
   const guint half = DSP_FEATURES_LIFT_HALF_WIDTH;
-  gfloat power[DSP_MAX_BINS];
   guint last, k;
 
   g_return_if_fail (self != NULL);
-  g_return_if_fail (spectrum != NULL && above != NULL && bin_gains != NULL);
+  g_return_if_fail (power != NULL && above != NULL && bin_gains != NULL);
 
   if (self->n_bins < 2 * half + 1)
     return;
   last = MIN (self->n_keep_bins, self->n_bins - half);
-  bin_powers (spectrum, last + half, power);
   for (k = half; k < last; k++) {
     gfloat share_lo = powf (10.0f, -above[self->bin_lo[k]]);
     gfloat share_hi = powf (10.0f, -above[self->bin_hi[k]]);

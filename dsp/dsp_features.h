@@ -82,7 +82,10 @@ void dsp_features_compute (DspFeatures *self, const gfloat *spectrum,
 void dsp_features_interpolate_gains (const DspFeatures *self,
     const gfloat *band_gains, gfloat *bin_gains);
 
-void dsp_features_lift_peaks (const DspFeatures *self, const gfloat *spectrum,
+guint dsp_features_low_bin_powers (const DspFeatures *self,
+    const gfloat *spectrum, gfloat *power);
+
+void dsp_features_lift_peaks (const DspFeatures *self, const gfloat *power,
     gfloat lift, gfloat *bin_gains);
 
 gboolean dsp_features_smoothed_above_floor (const DspFeatures *self,
@@ -95,7 +98,7 @@ void dsp_features_limit_to_floor_distance (const DspFeatures *self,
     const gfloat *above, gfloat over_subtraction, gfloat *band_gains);
 
 void dsp_features_keep_above_floor (const DspFeatures *self,
-    const gfloat *spectrum, const gfloat *above, gfloat *bin_gains);
+    const gfloat *power, const gfloat *above, gfloat *bin_gains);
 
 gfloat dsp_features_gain_floor (gfloat attenuation_limit_db);
 

@@ -118,6 +118,8 @@ struct _DspProcessor
   gfloat *band_gains;     /* owned; channels x n_bands */
   gfloat *vad;            /* owned; channels */
   gfloat *bin_gains;      /* owned; n_bins */
+  gfloat *bin_power;      /* owned; n_bins: the frame's low bins' powers,
+                           * which the lift and the floor keep both read */
   gfloat *scratch;        /* owned; dsp_model_scratch_size () */
   gfloat *zeros;          /* owned; hop x channels of silence */
 };
@@ -389,6 +391,7 @@ allocate_working_memory (DspProcessor *self)
   self->band_gains = g_new0 (gfloat, (gsize) self->channels * self->n_bands);
   self->vad = g_new0 (gfloat, self->channels);
   self->bin_gains = g_new0 (gfloat, self->n_bins);
+  self->bin_power = g_new0 (gfloat, self->n_bins);
   self->scratch = g_new0 (gfloat,
       dsp_model_scratch_size (self->model, self->channels) + 1);
   self->zeros = g_new0 (gfloat, (gsize) self->channels * self->hop);
@@ -489,6 +492,7 @@ dsp_processor_free (DspProcessor *self)
   g_free (self->band_gains);
   g_free (self->vad);
   g_free (self->bin_gains);
+  g_free (self->bin_power);
   g_free (self->scratch);
   g_free (self->zeros);
   g_free (self->gate_hold);
@@ -1028,6 +1032,21 @@ correct_bin_gains (DspProcessor *self, guint c)
  * the voice above a steady low noise"). */
 #define FLOOR_KEEP_MIN_VAD 0.8f
 
+/* The harmonic lift of channel @c's bin gains, then, in a frame with speech
+ * that the gate left open, the floor keep; both read the same bin powers,
+ * computed here once. @above is NULL for models that track no floor. */
+static void
+lift_low_bins (DspProcessor *self, guint c, const gfloat *spectrum,
+    const gfloat *above, gboolean gated, gfloat vad)
+{
+  dsp_features_low_bin_powers (self->features[c], spectrum, self->bin_power);
+  dsp_features_lift_peaks (self->features[c], self->bin_power,
+      self->harmonic_lift, self->bin_gains);
+  if (above != NULL && !gated && vad >= FLOOR_KEEP_MIN_VAD)
+    dsp_features_keep_above_floor (self->features[c], self->bin_power, above,
+        self->bin_gains);
+}
+
 /* Channel @c's oldest frame (slot 0, frame t - L) with the network's gains
  * for it: the floor limit, the speech protection, the gate, the bins' gains
  * (with a bin-gain head, corrected in the first bins, then lifted) and
@@ -1057,12 +1076,8 @@ apply_gains (DspProcessor *self, guint c, DspProcessorReport *report)
    * network's. */
   if (!gated && dsp_model_get_n_bin_gains (self->model) > 0)
     correct_bin_gains (self, c);
-  dsp_features_lift_peaks (self->features[c], spectrum, self->harmonic_lift,
-      self->bin_gains);
-  if (above != NULL && !gated && self->harmonic_lift > 0.0f
-      && vad >= FLOOR_KEEP_MIN_VAD)
-    dsp_features_keep_above_floor (self->features[c], spectrum, above,
-        self->bin_gains);
+  if (self->harmonic_lift > 0.0f)
+    lift_low_bins (self, c, spectrum, above, gated, vad);
   dsp_features_apply_gains (self->features[c], self->bin_gains,
       self->attenuation_limit_db, spectrum);
   dsp_stft_synthesize (self->stft[c], spectrum,

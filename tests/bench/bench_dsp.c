@@ -388,13 +388,13 @@ stage_network (gpointer data, guint f)
 
 /* The processor's gain path at its defaults: the noise-floor limit, the
  * floor distances the speech protection weighs its lift by, the bins'
- * gains, the harmonic lift below 1 kHz and their application. */
+ * gains, the harmonic lift below 4 kHz and their application. */
 static void
 stage_gains (gpointer data, guint f)
 {
   StageData *d = data;
   gfloat gains[DSP_MAX_BANDS], bin_gains[DSP_MAX_BINS];
-  gfloat above[DSP_MAX_BANDS];
+  gfloat above[DSP_MAX_BANDS], power[DSP_MAX_BINS];
   guint b;
 
   for (b = 0; b < DSP_MAX_BANDS; b++)
@@ -410,7 +410,8 @@ stage_gains (gpointer data, guint f)
           1.0f);
   }
   dsp_features_interpolate_gains (d->feat, gains, bin_gains);
-  dsp_features_lift_peaks (d->feat, d->work, DSP_DEFAULT_HARMONIC_LIFT,
+  dsp_features_low_bin_powers (d->feat, d->work, power);
+  dsp_features_lift_peaks (d->feat, power, DSP_DEFAULT_HARMONIC_LIFT,
       bin_gains);
   dsp_features_apply_gains (d->feat, bin_gains, 0.0f, d->work);
 }

@@ -772,6 +772,7 @@ START_TEST (test_gains_lift_peaks)
   DspFrameConfig cfg;
   g_autoptr (DspFeatures) feat = NULL;
   gfloat spectrum[2 * DSP_MAX_BINS], gains[DSP_MAX_BINS], lifted[DSP_MAX_BINS];
+  gfloat power[DSP_MAX_BINS];
   gfloat lifts[] = { 0.0f, 0.5f, 1.0f };
   guint n_bins, k, i;
 
@@ -790,12 +791,18 @@ START_TEST (test_gains_lift_peaks)
   set_bin_power (spectrum, quiet, 16.0f);
   gains[quiet] = 0.1f;
   gains[high_peak] = 0.8f;
+  /* The powers of the bins up to 4 kHz and the 2 beyond, no more. */
+  ck_assert_uint_eq (dsp_features_low_bin_powers (feat, spectrum, power),
+      (guint) (DSP_FEATURES_LIFT_MAX_HZ / 50.0) + 1
+          + DSP_FEATURES_LIFT_HALF_WIDTH);
+  ck_assert_float_eq (power[low_peak], 16.0f);
+  ck_assert_float_eq (power[mid_peak], 2.25f);
 
   for (i = 0; i < G_N_ELEMENTS (lifts); i++) {
     gfloat cap = MIN (1.0f + lifts[i], 1.0f / 0.5f);
 
     memcpy (lifted, gains, sizeof (gfloat) * n_bins);
-    dsp_features_lift_peaks (feat, spectrum, lifts[i], lifted);
+    dsp_features_lift_peaks (feat, power, lifts[i], lifted);
     if (lifts[i] == 0.0f) {
       ck_assert_int_eq (memcmp (lifted, gains, sizeof (gfloat) * n_bins), 0);
       continue;
@@ -840,7 +847,7 @@ START_TEST (test_gains_keep_above_floor)
   DspFrameConfig cfg;
   g_autoptr (DspFeatures) feat = NULL;
   gfloat spectrum[2 * DSP_MAX_BINS], gains[DSP_MAX_BINS], kept[DSP_MAX_BINS];
-  gfloat above[DSP_MAX_BANDS];
+  gfloat power[DSP_MAX_BINS], above[DSP_MAX_BANDS];
   guint n_bins, k, b;
 
   model_helper_default_config (&cfg, rates[_i]);
@@ -851,18 +858,19 @@ START_TEST (test_gains_keep_above_floor)
   set_bin_power (spectrum, peak, 16.0f);
   set_bin_power (spectrum, above_max, 16.0f);
   set_bin_power (spectrum, edge, 16.0f);
+  dsp_features_low_bin_powers (feat, spectrum, power);
 
   for (b = 0; b < cfg.n_bands; b++)
     above[b] = 0.0f;
   memcpy (kept, gains, sizeof (gfloat) * n_bins);
-  dsp_features_keep_above_floor (feat, spectrum, above, kept);
+  dsp_features_keep_above_floor (feat, power, above, kept);
   for (k = 0; k < n_bins; k++)
     ck_assert_float_eq_tol (kept[k], (k == peak ? 0.5f : gains[k]), 1e-6f);
 
   for (b = 0; b < cfg.n_bands; b++)
     above[b] = 1.0f;
   memcpy (kept, gains, sizeof (gfloat) * n_bins);
-  dsp_features_keep_above_floor (feat, spectrum, above, kept);
+  dsp_features_keep_above_floor (feat, power, above, kept);
   for (k = 0; k < n_bins; k++) {
     gfloat want = k == peak ? sqrtf (1.0f - 1.2f / 16.0f)
         : k == flat         ? sqrtf (0.7f)
@@ -874,13 +882,13 @@ START_TEST (test_gains_keep_above_floor)
   /* Only raised. */
   memcpy (kept, gains, sizeof (gfloat) * n_bins);
   kept[peak] = 0.99f;
-  dsp_features_keep_above_floor (feat, spectrum, above, kept);
+  dsp_features_keep_above_floor (feat, power, above, kept);
   ck_assert_float_eq (kept[peak], 0.99f);
 
   for (b = 0; b < cfg.n_bands; b++)
     above[b] = NAN;
   memcpy (kept, gains, sizeof (gfloat) * n_bins);
-  dsp_features_keep_above_floor (feat, spectrum, above, kept);
+  dsp_features_keep_above_floor (feat, power, above, kept);
   ck_assert_int_eq (memcmp (kept, gains, sizeof (gfloat) * n_bins), 0);
 }
 END_TEST
