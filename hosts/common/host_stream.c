@@ -13,16 +13,36 @@
 
 #include "host_stream.h"
 
+/* An input control: its range, its value when the host leaves the port
+ * unconnected, and the library setter it feeds. */
+typedef struct
+{
+  float lo, hi, fallback;
+  int (*set) (RnnDenoise *st, float value);
+} HostSetting;
+
 struct _HostStream
 {
   RnnDenoise *st; /* owned */
   unsigned channels;
-  const HostSetting *settings; /* static, n_settings of them */
-  unsigned n_settings;
-  float applied[HOST_STREAM_MAX_SETTINGS]; /* last given, -1 = none */
+  float vad_hold_max_ms;                /* the VAD hold port's top */
+  float applied[HOST_N_INPUT_CONTROLS]; /* last given, -1 = none */
   float *interleaved; /* owned: block x channels; stereo only */
   unsigned block;     /* frames interleaved per library call */
 };
+
+static int set_hum_removal (RnnDenoise *st, float on);
+
+/* The input controls, as both plugins name them. The VAD hold's top is
+ * the plugin's (HostStream.vad_hold_max_ms), the 0 here a placeholder. */
+/* clang-format off */
+static const HostSetting settings[HOST_N_INPUT_CONTROLS] = {
+  [HOST_CONTROL_ATTENUATION_LIMIT] = { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit },
+  [HOST_CONTROL_VAD_THRESHOLD] = { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold },
+  [HOST_CONTROL_VAD_HOLD] = { 0.0f, 0.0f, 200.0f, rnndenoise_set_vad_hold },
+  [HOST_CONTROL_HUM_REMOVAL] = { 0.0f, 1.0f, 1.0f, set_hum_removal },
+};
+/* clang-format on */
 
 /* The built-in model for the host's @rate, or NULL if there is none. The
  * hosts give the rate as a double (LV2) or an unsigned long (LADSPA): only
@@ -36,11 +56,13 @@ model_for_rate (double rate)
   return rnndenoise_model_new_default_for_rate ((int) rate, NULL);
 }
 
-/* The setter of the hum-removal port, an integer of 0..1 (not a toggle,
- * whose default GStreamer's bridges ignore: see rnndenoise-ladspa.c);
- * anything from 0.5 up counts as on. */
-int
-host_stream_set_hum_removal (RnnDenoise *st, float on)
+/* The setter of the hum-removal port, an integer of 0..1, not a toggle:
+ * GStreamer's LADSPA and LV2 bridges make a toggle a boolean property that
+ * starts false, whatever default the port names, and so would turn
+ * removal off; an integer port keeps its default of 1 there too. Anything
+ * from 0.5 up counts as on. */
+static int
+set_hum_removal (RnnDenoise *st, float on)
 {
   return rnndenoise_set_hum_removal (st, on >= 0.5f);
 }
@@ -50,22 +72,21 @@ host_stream_set_hum_removal (RnnDenoise *st, float on)
  * @rate: the host's sample rate in Hz; 48000 and 16000 have a model
  * @channels: 1 or 2
  * @block: frames per library call when interleaving (stereo)
- * @settings: the input controls, in port order (static)
- * @n_settings: how many, at most HOST_STREAM_MAX_SETTINGS
+ * @vad_hold_max_ms: the top of the plugin's VAD hold port
  *
  * Returns: a stream on the built-in model for @rate, or NULL (also for a
  * rate without a model, so that instantiate() refuses it).
  */
 HostStream *
 host_stream_new (double rate, unsigned channels, unsigned block,
-    const HostSetting *settings, unsigned n_settings)
+    float vad_hold_max_ms)
 {
   RnnDenoiseModel *model;
   HostStream *self;
   unsigned i;
 
   if (channels < 1 || channels > HOST_STREAM_MAX_CHANNELS || block == 0
-      || n_settings > HOST_STREAM_MAX_SETTINGS)
+      || !(vad_hold_max_ms > 0.0f))
     return NULL;
   model = model_for_rate (rate);
   if (model == NULL)
@@ -77,9 +98,8 @@ host_stream_new (double rate, unsigned channels, unsigned block,
   }
   self->channels = channels;
   self->block = block;
-  self->settings = settings;
-  self->n_settings = n_settings;
-  for (i = 0; i < n_settings; i++)
+  self->vad_hold_max_ms = vad_hold_max_ms;
+  for (i = 0; i < HOST_N_INPUT_CONTROLS; i++)
     self->applied[i] = -1.0f;
   /* The stream holds its own reference to the model. */
   self->st = rnndenoise_new (model, (int) channels, NULL);
@@ -111,19 +131,21 @@ host_stream_reset (HostStream *self)
 }
 
 /* Gives the stream the input controls that changed since the last call,
- * clamped to their ranges; @controls holds one port pointer per setting,
- * NULL for an unconnected port (its fallback value then). */
+ * clamped to their ranges; @controls holds one port pointer per input
+ * control, in HostControl's order, NULL for an unconnected port (its
+ * fallback value then). */
 void
 host_stream_apply (HostStream *self, float *const *controls)
 {
   const HostSetting *s;
   unsigned i;
-  float v;
+  float v, hi;
 
-  for (i = 0; i < self->n_settings; i++) {
-    s = &self->settings[i];
+  for (i = 0; i < HOST_N_INPUT_CONTROLS; i++) {
+    s = &settings[i];
+    hi = i == HOST_CONTROL_VAD_HOLD ? self->vad_hold_max_ms : s->hi;
     v = controls[i] != NULL ? *controls[i] : s->fallback;
-    v = v < s->lo ? s->lo : v > s->hi ? s->hi : v;
+    v = v < s->lo ? s->lo : v > hi ? hi : v;
     if (v != self->applied[i]) {
       s->set (self->st, v);
       self->applied[i] = v;
@@ -177,4 +199,33 @@ host_stream_report (HostStream *self, float *vad, float *latency)
     *vad = rnndenoise_get_vad (self->st);
   if (latency != NULL)
     *latency = (float) rnndenoise_get_latency (self->st);
+}
+
+/* One run() of a plugin: the controls that changed, the audio, then the
+ * output controls. Real-time safe, as the three calls it makes. */
+void
+host_stream_process (HostStream *self, const HostPorts *ports,
+    unsigned n_samples)
+{
+  host_stream_apply (self, ports->control);
+  host_stream_run (self, ports->in, ports->out, n_samples);
+  host_stream_report (self, ports->control[HOST_CONTROL_VAD],
+      ports->control[HOST_CONTROL_LATENCY]);
+}
+
+/* A plugin's connect_port(): @port counts the @ports->channels inputs,
+ * the outputs, then the control ports, which @port_control maps, in the
+ * plugin's port order, onto HostControl slots. Other ports are ignored. */
+void
+host_ports_connect (HostPorts *ports, const HostControl *port_control,
+    unsigned long port, void *data)
+{
+  unsigned long n = ports->channels;
+
+  if (port < n)
+    ports->in[port] = data;
+  else if (port < 2 * n)
+    ports->out[port - n] = data;
+  else if (port < 2 * n + HOST_N_CONTROLS)
+    ports->control[port_control[port - 2 * n]] = data;
 }

@@ -7,22 +7,40 @@
 #include "rnndenoise.h"
 
 #define HOST_STREAM_MAX_CHANNELS 2
-#define HOST_STREAM_MAX_SETTINGS 4
 
-/* An input control port: its range, its value when the host leaves it
- * unconnected, and the library setter it feeds. */
+/* The plugins' control ports as the stream sees them: the input controls
+ * first (what host_stream_apply() reads, in this order), then the output
+ * controls. A plugin maps its own port numbers onto these (its ports keep
+ * the order they were added in, so that saved host sessions stay valid). */
+typedef enum
+{
+  HOST_CONTROL_ATTENUATION_LIMIT,
+  HOST_CONTROL_VAD_THRESHOLD,
+  HOST_CONTROL_VAD_HOLD,
+  HOST_CONTROL_HUM_REMOVAL,
+  HOST_N_INPUT_CONTROLS,
+  HOST_CONTROL_VAD = HOST_N_INPUT_CONTROLS,
+  HOST_CONTROL_LATENCY,
+  HOST_N_CONTROLS
+} HostControl;
+
+/* A plugin instance's ports as the host connected them (NULL: not
+ * connected). The buffers are the host's. */
 typedef struct
 {
-  float lo, hi, fallback;
-  int (*set) (RnnDenoise *st, float value);
-} HostSetting;
+  unsigned channels; /* 1 or 2 */
+  const float *in[HOST_STREAM_MAX_CHANNELS];
+  float *out[HOST_STREAM_MAX_CHANNELS];
+  float *control[HOST_N_CONTROLS];
+} HostPorts;
 
 typedef struct _HostStream HostStream;
 
-int host_stream_set_hum_removal (RnnDenoise *st, float on);
+void host_ports_connect (HostPorts *ports, const HostControl *port_control,
+    unsigned long port, void *data);
 
 HostStream *host_stream_new (double rate, unsigned channels, unsigned block,
-    const HostSetting *settings, unsigned n_settings);
+    float vad_hold_max_ms);
 
 void host_stream_free (HostStream *self);
 
@@ -34,5 +52,8 @@ void host_stream_run (HostStream *self, const float *const *in,
     float *const *out, unsigned n_samples);
 
 void host_stream_report (HostStream *self, float *vad, float *latency);
+
+void host_stream_process (HostStream *self, const HostPorts *ports,
+    unsigned n_samples);
 
 #endif /* HOST_STREAM_H */

@@ -18,18 +18,14 @@
 /* The port layout, mono: audio in, audio out, then the controls; stereo:
  * in L, in R, out L, out R, then the same controls. Ports added since the
  * first layout (VAD hold, hum removal) come last, so that the older ports
- * keep their numbers in saved host sessions; port_control[] maps a control
- * port onto its slot below, where the input controls come first, in the
- * order of settings[] (what host_stream_apply() reads). */
-enum
-{
-  CONTROL_ATTENUATION_LIMIT,
-  CONTROL_VAD_THRESHOLD,
-  CONTROL_VAD_HOLD,
-  CONTROL_HUM_REMOVAL,
-  CONTROL_VAD,
-  CONTROL_LATENCY,
-  N_CONTROLS
+ * keep their numbers in saved host sessions. */
+static const HostControl port_control[HOST_N_CONTROLS] = {
+  HOST_CONTROL_ATTENUATION_LIMIT,
+  HOST_CONTROL_VAD_THRESHOLD,
+  HOST_CONTROL_VAD,
+  HOST_CONTROL_LATENCY,
+  HOST_CONTROL_VAD_HOLD,
+  HOST_CONTROL_HUM_REMOVAL,
 };
 
 /* LADSPA can only name a default as a fixed point of the range: the low
@@ -37,37 +33,10 @@ enum
  * 800 ms top (the LV2 port goes to 5000 ms). */
 #define VAD_HOLD_MAX_MS 800.0f
 
-/* Hum removal is an integer port of 0..1, not a toggle: GStreamer's LADSPA
- * and LV2 bridges make a toggle a boolean property that starts false,
- * whatever default the port names, and so would turn removal off; an
- * integer port keeps its default of 1 there too. */
-
-/* clang-format off */
-static const HostSetting settings[] = {
-  [CONTROL_ATTENUATION_LIMIT] = { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit },
-  [CONTROL_VAD_THRESHOLD] = { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold },
-  [CONTROL_VAD_HOLD] = { 0.0f, VAD_HOLD_MAX_MS, 200.0f, rnndenoise_set_vad_hold },
-  [CONTROL_HUM_REMOVAL] = { 0.0f, 1.0f, 1.0f, host_stream_set_hum_removal },
-};
-/* clang-format on */
-
-/* The control ports in port order (after the audio ports). */
-static const unsigned port_control[N_CONTROLS] = {
-  CONTROL_ATTENUATION_LIMIT,
-  CONTROL_VAD_THRESHOLD,
-  CONTROL_VAD,
-  CONTROL_LATENCY,
-  CONTROL_VAD_HOLD,
-  CONTROL_HUM_REMOVAL,
-};
-
 typedef struct
 {
   HostStream *stream; /* owned */
-  unsigned long channels;
-  const LADSPA_Data *in[HOST_STREAM_MAX_CHANNELS];
-  LADSPA_Data *out[HOST_STREAM_MAX_CHANNELS];
-  LADSPA_Data *control[N_CONTROLS];
+  HostPorts ports;
 } Instance;
 
 static LADSPA_Handle
@@ -78,10 +47,10 @@ instantiate (const LADSPA_Descriptor *desc, unsigned long rate)
   self = calloc (1, sizeof *self);
   if (self == NULL)
     return NULL;
-  self->channels = desc->UniqueID == 9401 ? 1 : 2;
+  self->ports.channels = desc->UniqueID == 9401 ? 1 : 2;
   /* NULL also when no model runs at @rate: the host is refused. */
-  self->stream = host_stream_new ((double) rate, (unsigned) self->channels,
-      BLOCK, settings, sizeof settings / sizeof settings[0]);
+  self->stream = host_stream_new ((double) rate, self->ports.channels, BLOCK,
+      VAD_HOLD_MAX_MS);
   if (self->stream == NULL) {
     free (self);
     return NULL;
@@ -93,14 +62,8 @@ static void
 connect_port (LADSPA_Handle handle, unsigned long port, LADSPA_Data *data)
 {
   Instance *self = handle;
-  unsigned long n = self->channels;
 
-  if (port < n)
-    self->in[port] = data;
-  else if (port < 2 * n)
-    self->out[port - n] = data;
-  else if (port < 2 * n + N_CONTROLS)
-    self->control[port_control[port - 2 * n]] = data;
+  host_ports_connect (&self->ports, port_control, port, data);
 }
 
 static void
@@ -116,10 +79,7 @@ run (LADSPA_Handle handle, unsigned long n_samples)
 {
   Instance *self = handle;
 
-  host_stream_apply (self->stream, self->control);
-  host_stream_run (self->stream, self->in, self->out, (unsigned) n_samples);
-  host_stream_report (self->stream, self->control[CONTROL_VAD],
-      self->control[CONTROL_LATENCY]);
+  host_stream_process (self->stream, &self->ports, (unsigned) n_samples);
 }
 
 static void
@@ -131,6 +91,8 @@ cleanup (LADSPA_Handle handle)
   free (self);
 }
 
+/* The hum removal port is an integer of 0..1 with default 1, not a toggle
+ * (see host_stream.c). */
 /* clang-format off */
 static const LADSPA_PortDescriptor mono_ports[] = {
   LADSPA_PORT_INPUT | LADSPA_PORT_AUDIO,

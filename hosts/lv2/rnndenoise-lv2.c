@@ -35,48 +35,26 @@
  * host's huge bound does not make instantiate() allocate megabytes. */
 #define MAX_BLOCK 16384
 
-/* The controls, after the 2 x channels audio ports (rnndenoise.ttl). A
- * control's slot here puts the input controls first, in the order of
- * settings[] (what host_stream_apply() reads); port_control[] maps the
- * ports onto the slots, since the port added later (hum removal) comes
- * after the outputs, so that older ports keep their indices. */
-typedef enum
-{
-  CONTROL_ATTENUATION_LIMIT,
-  CONTROL_VAD_THRESHOLD,
-  CONTROL_VAD_HOLD,
-  CONTROL_HUM_REMOVAL,
-  CONTROL_VAD,
-  CONTROL_LATENCY,
-  N_CONTROLS
-} Control;
-
-/* clang-format off */
-static const HostSetting settings[] = {
-  [CONTROL_ATTENUATION_LIMIT] = { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit },
-  [CONTROL_VAD_THRESHOLD] = { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold },
-  [CONTROL_VAD_HOLD] = { 0.0f, 5000.0f, 200.0f, rnndenoise_set_vad_hold },
-  [CONTROL_HUM_REMOVAL] = { 0.0f, 1.0f, 1.0f, host_stream_set_hum_removal },
+/* The control ports in port order, after the 2 x channels audio ports
+ * (rnndenoise.ttl), onto the stream's controls: the port added later (hum
+ * removal) comes after the outputs, so that older ports keep their
+ * indices. */
+static const HostControl port_control[HOST_N_CONTROLS] = {
+  HOST_CONTROL_ATTENUATION_LIMIT,
+  HOST_CONTROL_VAD_THRESHOLD,
+  HOST_CONTROL_VAD_HOLD,
+  HOST_CONTROL_VAD,
+  HOST_CONTROL_LATENCY,
+  HOST_CONTROL_HUM_REMOVAL,
 };
-/* clang-format on */
 
-/* The control ports in port order (after the audio ports). */
-static const Control port_control[N_CONTROLS] = {
-  CONTROL_ATTENUATION_LIMIT,
-  CONTROL_VAD_THRESHOLD,
-  CONTROL_VAD_HOLD,
-  CONTROL_VAD,
-  CONTROL_LATENCY,
-  CONTROL_HUM_REMOVAL,
-};
+/* The VAD hold port's top (rnndenoise.ttl's lv2:maximum). */
+#define VAD_HOLD_MAX_MS 5000.0f
 
 typedef struct
 {
   HostStream *stream; /* owned */
-  uint32_t channels;  /* 1 or 2 */
-  const float *in[HOST_STREAM_MAX_CHANNELS];
-  float *out[HOST_STREAM_MAX_CHANNELS];
-  float *control[N_CONTROLS];
+  HostPorts ports;
 } Instance;
 
 /* bufsz:maxBlockLength from the host's options, or 0 if it gives none. */
@@ -125,13 +103,13 @@ instantiate (const LV2_Descriptor *descriptor, double rate,
   self = calloc (1, sizeof *self);
   if (self == NULL)
     return NULL;
-  self->channels
+  self->ports.channels
       = strcmp (descriptor->URI, RNNDENOISE_LV2_STEREO_URI) == 0 ? 2 : 1;
   /* Mono never interleaves: the block is only sized for stereo. NULL also
    * when no model runs at @rate: the host is refused. */
-  self->stream = host_stream_new (rate, self->channels,
-      self->channels > 1 ? interleave_block (features) : DEFAULT_BLOCK,
-      settings, sizeof settings / sizeof settings[0]);
+  self->stream = host_stream_new (rate, self->ports.channels,
+      self->ports.channels > 1 ? interleave_block (features) : DEFAULT_BLOCK,
+      VAD_HOLD_MAX_MS);
   if (self->stream == NULL) {
     free (self);
     return NULL;
@@ -143,14 +121,8 @@ static void
 connect_port (LV2_Handle handle, uint32_t port, void *data)
 {
   Instance *self = handle;
-  uint32_t n = self->channels;
 
-  if (port < n)
-    self->in[port] = data;
-  else if (port < 2 * n)
-    self->out[port - n] = data;
-  else if (port < 2 * n + N_CONTROLS)
-    self->control[port_control[port - 2 * n]] = data;
+  host_ports_connect (&self->ports, port_control, port, data);
 }
 
 static void
@@ -166,10 +138,7 @@ run (LV2_Handle handle, uint32_t n_samples)
 {
   Instance *self = handle;
 
-  host_stream_apply (self->stream, self->control);
-  host_stream_run (self->stream, self->in, self->out, n_samples);
-  host_stream_report (self->stream, self->control[CONTROL_VAD],
-      self->control[CONTROL_LATENCY]);
+  host_stream_process (self->stream, &self->ports, n_samples);
 }
 
 static void
