@@ -74,6 +74,7 @@ is what --save then writes.
 """
 
 import argparse
+import functools
 import os
 import struct
 import subprocess
@@ -106,14 +107,16 @@ LOST_CAP_DB = 40.0  # as tests/quality/metrics.py
 
 def read_bins(features_path, data):
     """The bins file beside a features file, as (noisy power, clean power,
-    cross term), each n_frames x N."""
+    cross term), each n_frames x N, float32 as the file holds them (the
+    head learns from float32 tensors of them; at 160 bins a float64 copy
+    of a 240-minute set alone would take 8 GB)."""
     path = os.path.splitext(features_path)[0] + ".bins"
     values = np.fromfile(path, dtype="<f4")
     n_frames = int(data.lengths.sum())
     if n_frames == 0 or values.size % (3 * n_frames):
         sys.exit("bin_head.py: %s does not hold 3 N values for each of %s's"
                  " %d frames" % (path, features_path, n_frames))
-    values = values.reshape(n_frames, 3, -1).astype(np.float64)
+    values = values.reshape(n_frames, 3, -1)
     return values[:, 0], values[:, 1], values[:, 2]
 
 
@@ -202,69 +205,98 @@ def logit(g):
     return np.log(g / (1 - g))
 
 
+def ideal_bin_gains(noisy, clean):
+    """Each bin's ideal gain, sqrt (clean / noisy) at most 1, in float64."""
+    noisy, clean = noisy.astype(np.float64), clean.astype(np.float64)
+    return np.clip(np.sqrt(clean / np.maximum(noisy, SDR_FLOOR)), 0.0, 1.0)
+
+
 class Region:
-    """One features file's low bins with the network's view of them."""
+    """One features file's low bins with the network's view of them. What
+    only some uses need (the ideal gains, the bins' log powers) is made
+    when first asked for: the training region of a 160-bin head is
+    2 million frames of them."""
 
     def __init__(self, net, lookahead, path, frames_ahead, like=None):
         self.data = featfile.FeatureFile(path)
         self.noisy, self.clean, self.cross = read_bins(path, self.data)
+        self.frames_ahead, self.like = frames_ahead, like
         n_bins = self.noisy.shape[1]
-        m = interpolation(self.data.band_edges, n_bins)
+        self.interpolate = interpolation(self.data.band_edges, n_bins)
         gains, self.hidden = run_network(net, self.data, lookahead)
-        self.band_gains = gains @ m.T
-        ideal = np.where(self.data.gains >= 0, self.data.gains, 1.0)
-        self.band_ideal = ideal @ m.T
-        self.bin_ideal = np.clip(np.sqrt(self.clean / np.maximum(
-            self.noisy, SDR_FLOOR)), 0.0, 1.0)
-        # The bins' log powers, normalised by the statistics of the
-        # training region (like), as a head would fold them in.
-        logs = log_powers(self.noisy, self.data, frames_ahead)
-        if like is None:
-            self.log_stats = logs.mean(0), np.maximum(logs.std(0), 1e-3)
-        else:
-            self.log_stats = like.log_stats
-        mu, sd = self.log_stats
-        self.bin_logs = ((logs - mu) / sd).astype(np.float32)
+        self.band_gains = gains @ self.interpolate.T
         # Each frame weighs 1 / its sequence's clean energy, so that every
         # sequence counts alike, as the quality page's mean over mixtures.
         self.weights = np.zeros(len(self.noisy))
         for start, n in self.data.sequences():
-            energy = self.clean[start:start + n].sum()
+            energy = self.clean[start:start + n].sum(dtype=np.float64)
             self.weights[start:start + n] = 1.0 / max(energy, SDR_FLOOR)
 
-    def tensors(self, rows):
+    @functools.cached_property
+    def band_ideal(self):
+        ideal = np.where(self.data.gains >= 0, self.data.gains, 1.0)
+        return ideal @ self.interpolate.T
+
+    @functools.cached_property
+    def bin_ideal(self):
+        return ideal_bin_gains(self.noisy, self.clean)
+
+    @functools.cached_property
+    def log_stats(self):
+        """The mean and spread of the training region's bin log powers."""
+        if self.like is not None:
+            return self.like.log_stats
+        logs = log_powers(self.noisy, self.data, self.frames_ahead)
+        return logs.mean(0), np.maximum(logs.std(0), 1e-3)
+
+    @functools.cached_property
+    def bin_logs(self):
+        """The bins' log powers, normalised by the statistics of the
+        training region (like), as a head would fold them in."""
+        mu, sd = self.log_stats
+        logs = log_powers(self.noisy, self.data, self.frames_ahead)
+        return ((logs - mu) / sd).astype(np.float32)
+
+    def tensors(self, rows, with_logs=True):
         """The head's inputs for some frames (band gains' logits, GRU
-        state, bins' log powers) and a dict of what the losses need."""
+        state, and with_logs the bins' log powers, else None) and a dict
+        of what the losses need."""
         def f32(v):
             return torch.from_numpy(np.asarray(v, dtype=np.float32))
         targets = {name: f32(getattr(self, name)[rows])
-                   for name in ("noisy", "clean", "cross", "bin_ideal")}
+                   for name in ("noisy", "clean", "cross")}
+        targets["bin_ideal"] = f32(ideal_bin_gains(self.noisy[rows],
+                                                   self.clean[rows]))
         targets["weights"] = f32(self.weights[rows, None])
+        logs = f32(self.bin_logs[rows]) if with_logs else None
         return (f32(logit(self.band_gains[rows])), f32(self.hidden[rows]),
-                f32(self.bin_logs[rows]), targets)
+                logs, targets)
 
     def head_gains(self, head):
         with torch.no_grad():
-            base, hidden, logs, _ = self.tensors(slice(None))
+            base, hidden, logs, _ = self.tensors(slice(None),
+                                                 head.bin_inputs > 0)
             return head(base, hidden, logs).double().numpy()
 
     def scores(self, g):
         """SDR over all frames, mean SDR over sequences, speech lost (dB)."""
-        err = error_energy(g, self.noisy, self.clean, self.cross)
-        total = 10 * np.log10(self.clean.sum() / max(err.sum(), SDR_FLOOR))
-        per_seq = [10 * np.log10(max(self.clean[s:s + n].sum(), SDR_FLOOR)
+        noisy, clean, cross = (v.astype(np.float64) for v in (
+            self.noisy, self.clean, self.cross))
+        err = error_energy(g, noisy, clean, cross)
+        total = 10 * np.log10(clean.sum() / max(err.sum(), SDR_FLOOR))
+        per_seq = [10 * np.log10(max(clean[s:s + n].sum(), SDR_FLOOR)
                                  / max(err[s:s + n].sum(), SDR_FLOOR))
                    for s, n in self.data.sequences()]
         # As tests/quality/metrics.py's speech_energy_lost(): where the
         # clean power exceeds the noise's, 10 log10 (clean / output power)
         # capped at LOST_CAP_DB either way, weighed by the clean power.
-        noise = error_energy(1.0, self.noisy, self.clean, self.cross)
-        sel = self.clean > noise
-        out = g[sel] ** 2 * self.noisy[sel]
-        lost = np.clip(10 * np.log10((self.clean[sel] + SDR_FLOOR)
+        noise = error_energy(1.0, noisy, clean, cross)
+        sel = clean > noise
+        out = g[sel] ** 2 * noisy[sel]
+        lost = np.clip(10 * np.log10((clean[sel] + SDR_FLOOR)
                                      / (out + SDR_FLOOR)),
                        -LOST_CAP_DB, LOST_CAP_DB)
-        weight = self.clean[sel]
+        weight = clean[sel]
         return (total, float(np.mean(per_seq)),
                 float((weight * lost).sum() / max(weight.sum(), SDR_FLOOR)))
 
@@ -352,7 +384,8 @@ def train_head(head, region, epochs, seed, batch=4096, lr=3e-3, loss="sdr",
     for _ in range(epochs):
         total, count = 0.0, 0
         for rows, unit in batches(region, rng, batch, loss):
-            base, hidden, logs, targets = region.tensors(rows)
+            base, hidden, logs, targets = region.tensors(
+                rows, head.bin_inputs > 0)
             g = head(base, hidden, logs)
             value = chunk_sdr_loss(g, targets, unit, speech_weight) \
                 if unit is not None else head_loss(g, targets, loss)
@@ -372,7 +405,7 @@ class JointSet:
 
     def __init__(self, data, terms):
         self.data = data
-        self.terms = {name: v.astype(np.float32)
+        self.terms = {name: v.astype(np.float32, copy=False)
                       for name, v in zip(("noisy", "clean", "cross"), terms)}
         n_bins = terms[0].shape[1]
         self.interpolate = torch.from_numpy(
@@ -625,6 +658,16 @@ def self_check(features_tool, model):
         net, _ = net_from_model_file(model, data, paths[0])
         lookahead = net.sizes.get("lookahead", 0)
         region = Region(net, lookahead, paths[0], 1)
+        # The bins are kept as the file's float32, and what a hidden head
+        # does not read is not made (a 160-bin set would not fit).
+        if noisy.dtype != np.float32:
+            failures.append("read_bins() gives %s, not the file's float32"
+                            % noisy.dtype)
+        hidden_only = BinHead(net.gru2.hidden_size, 20)
+        region.head_gains(hidden_only)
+        made = {"bin_logs", "bin_ideal", "band_ideal"} & set(region.__dict__)
+        if made:
+            failures.append("a hidden head made %s" % sorted(made))
         head = BinHead(net.gru2.hidden_size, 20, region.bin_logs.shape[1])
         zero = region.head_gains(head)
         base = np.clip(region.band_gains, LOGIT_FLOOR, 1 - LOGIT_FLOOR)
