@@ -173,8 +173,11 @@
 # fresh crowd set; empty: none. "0.0001" at 48 kHz, none at 16 kHz),
 # BAND_CROWD3_LRS48, BAND_CROWD3_LRS16 (once more, on another fresh crowd
 # set; empty: none. None at 48 kHz, "0.0001" at 16 kHz),
-# BAND_CROWD3_SPEECH_WEIGHT16 (its band speech weight at 16 kHz: 16, the
-# 48 kHz steps'),
+# BAND_CROWD3_SPEECH_WEIGHT16 (its band speech weight at 16 kHz, and the
+# fourth's: 16, the 48 kHz steps'),
+# BAND_CROWD4_LRS48, BAND_CROWD4_LRS16 (once more, on one more fresh crowd
+# set, with a head of BAND_CROWD4_BINS bins; empty: none. None at 48 kHz,
+# "0.0001" at 16 kHz), BAND_CROWD4_BINS (160: 0-8 kHz),
 # BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
@@ -271,6 +274,9 @@ BAND_CROWD2_LRS16=${BAND_CROWD2_LRS16-}
 BAND_CROWD3_LRS48=${BAND_CROWD3_LRS48-}
 BAND_CROWD3_LRS16=${BAND_CROWD3_LRS16-0.0001}
 BAND_CROWD3_SPEECH_WEIGHT16=${BAND_CROWD3_SPEECH_WEIGHT16:-16}
+BAND_CROWD4_LRS48=${BAND_CROWD4_LRS48-}
+BAND_CROWD4_LRS16=${BAND_CROWD4_LRS16-0.0001}
+BAND_CROWD4_BINS=${BAND_CROWD4_BINS:-160}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
 if [ "$SMOKE" = yes ]; then
@@ -836,7 +842,12 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # steps, BAND_CROWD3_SPEECH_WEIGHT16: at 16 kHz (from the model after its
 # first crowd step) it went past the front, at 48 kHz (after its second,
 # at its own weight) only along it (docs/model.md, "A third crowd step on
-# a fresh set" and "A 16 kHz crowd step at the 48 kHz speech weight"). The files
+# a fresh set" and "A 16 kHz crowd step at the 48 kHz speech weight").
+# BAND_CROWD4_LRS48 or BAND_CROWD4_LRS16 takes it once more on a sixth
+# (seed SEED + 21) with a head of BAND_CROWD4_BINS bins: at 16 kHz a head
+# over the whole band went past the front where a fourth step with the
+# 80-bin head had not (docs/model.md, "A bin-gain head over the whole
+# band at 16 kHz"). The files
 # before each call's first step stay beside them as NAME-before-seedS (S
 # the call's set), and both are scored on the selection mixtures,
 # full-band and band-limited (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz
@@ -846,6 +857,7 @@ BAND_FRESH_SEED=$((SEED + 17))
 BAND_CROWD_SEED=$((SEED + 18))
 BAND_CROWD2_SEED=$((SEED + 19))
 BAND_CROWD3_SEED=$((SEED + 20))
+BAND_CROWD4_SEED=$((SEED + 21))
 CROWD_SYNTH="--crowds --babble-share 0.1"
 band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   # ENERGY_WEIGHT LIMITS LAST_SHARE SET_SEED ADDED_SPEECH [PROTECTION
@@ -913,12 +925,13 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   fi
 }
 crowd_step () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
-  # ENERGY_WEIGHT LIMITS SET_SEED: band_steps on a crowd set, with the
-  # crowd steps' share, protection, head and synth.py options; nothing
-  # where LRS is empty
+  # ENERGY_WEIGHT LIMITS SET_SEED [BINS]: band_steps on a crowd set, with
+  # the crowd steps' share, protection, synth.py options and head
+  # (BAND_CROWD_BINS bins unless BINS); nothing where LRS is empty
   [ -n "$5" ] || return 0
   band_steps "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$BAND_CROWD_SHARE" \
-      "$9" yes "$BAND_CROWD_PROTECTION" "$BAND_CROWD_BINS" "$CROWD_SYNTH"
+      "$9" yes "$BAND_CROWD_PROTECTION" "${10:-$BAND_CROWD_BINS}" \
+      "$CROWD_SYNTH"
 }
 if [ "$HEAD_EPOCHS" -gt 0 ]; then
   with_head rnndenoise-48k "$FINAL" 48000 "$SPEECH_PROTECTION48" \
@@ -946,6 +959,9 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
   crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
       "$BAND_CROWD3_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
       "4000 8000" "$BAND_CROWD3_SEED"
+  crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+      "$BAND_CROWD4_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
+      "4000 8000" "$BAND_CROWD4_SEED" "$BAND_CROWD4_BINS"
 fi
 
 if [ "$EPOCHS16" -gt 0 ]; then
@@ -1104,6 +1120,10 @@ if [ "$EPOCHS16" -gt 0 ]; then
         "--layout $LAYOUT --rate 16000" "$BAND_CROWD3_LRS16" \
         "$BAND_CROWD3_SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
         "$BAND_CROWD3_SEED"
+    crowd_step rnndenoise-16k "$D16" 16000 \
+        "--layout $LAYOUT --rate 16000" "$BAND_CROWD4_LRS16" \
+        "$BAND_CROWD3_SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
+        "$BAND_CROWD4_SEED" "$BAND_CROWD4_BINS"
   fi
 fi
 
