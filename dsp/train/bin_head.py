@@ -205,6 +205,12 @@ def logit(g):
     return np.log(g / (1 - g))
 
 
+def spread(logs):
+    """The mean and the standard deviation (at least 1e-3) of each column
+    of logs, by which a head's log power inputs are normalised."""
+    return logs.mean(0), np.maximum(logs.std(0), 1e-3)
+
+
 def ideal_bin_gains(noisy, clean):
     """Each bin's ideal gain, sqrt (clean / noisy) at most 1, in float64."""
     noisy, clean = noisy.astype(np.float64), clean.astype(np.float64)
@@ -246,27 +252,31 @@ class Region:
         """The mean and spread of the training region's bin log powers."""
         if self.like is not None:
             return self.like.log_stats
-        logs = log_powers(self.noisy, self.data, self.frames_ahead)
-        return logs.mean(0), np.maximum(logs.std(0), 1e-3)
+        return spread(log_powers(self.noisy, self.data, self.frames_ahead))
 
     @functools.cached_property
     def bin_logs(self):
         """The bins' log powers, normalised by the statistics of the
         training region (like), as a head would fold them in."""
-        mu, sd = self.log_stats
         logs = log_powers(self.noisy, self.data, self.frames_ahead)
+        if self.like is None and "log_stats" not in self.__dict__:
+            # The training region's own: from these logs, not made again.
+            self.log_stats = spread(logs)
+        mu, sd = self.log_stats
         return ((logs - mu) / sd).astype(np.float32)
 
-    def tensors(self, rows, with_logs=True):
+    def tensors(self, rows, with_logs=True, with_ideal=False):
         """The head's inputs for some frames (band gains' logits, GRU
         state, and with_logs the bins' log powers, else None) and a dict
-        of what the losses need."""
+        of what the losses need (with_ideal: the bins' ideal gains too,
+        which only the "gain" loss reads)."""
         def f32(v):
             return torch.from_numpy(np.asarray(v, dtype=np.float32))
         targets = {name: f32(getattr(self, name)[rows])
                    for name in ("noisy", "clean", "cross")}
-        targets["bin_ideal"] = f32(ideal_bin_gains(self.noisy[rows],
-                                                   self.clean[rows]))
+        if with_ideal:
+            targets["bin_ideal"] = f32(ideal_bin_gains(self.noisy[rows],
+                                                       self.clean[rows]))
         targets["weights"] = f32(self.weights[rows, None])
         logs = f32(self.bin_logs[rows]) if with_logs else None
         return (f32(logit(self.band_gains[rows])), f32(self.hidden[rows]),
@@ -385,7 +395,7 @@ def train_head(head, region, epochs, seed, batch=4096, lr=3e-3, loss="sdr",
         total, count = 0.0, 0
         for rows, unit in batches(region, rng, batch, loss):
             base, hidden, logs, targets = region.tensors(
-                rows, head.bin_inputs > 0)
+                rows, head.bin_inputs > 0, loss == "gain")
             g = head(base, hidden, logs)
             value = chunk_sdr_loss(g, targets, unit, speech_weight) \
                 if unit is not None else head_loss(g, targets, loss)
