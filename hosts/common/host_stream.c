@@ -31,7 +31,16 @@ struct _HostStream
   unsigned block;     /* frames interleaved per library call */
 };
 
-static int set_hum_removal (RnnDenoise *st, float on);
+/* The setter of the hum-removal port, an integer of 0..1, not a toggle:
+ * GStreamer's LADSPA and LV2 bridges make a toggle a boolean property that
+ * starts false, whatever default the port names, and so would turn
+ * removal off; an integer port keeps its default of 1 there too. Anything
+ * from 0.5 up counts as on. */
+static int
+set_hum_removal (RnnDenoise *st, float on)
+{
+  return rnndenoise_set_hum_removal (st, on >= 0.5f);
+}
 
 /* The input controls, as both plugins name them. The VAD hold's top is
  * the plugin's (HostStream.vad_hold_max_ms), the 0 here a placeholder. */
@@ -56,16 +65,6 @@ model_for_rate (double rate)
   return rnndenoise_model_new_default_for_rate ((int) rate, NULL);
 }
 
-/* The setter of the hum-removal port, an integer of 0..1, not a toggle:
- * GStreamer's LADSPA and LV2 bridges make a toggle a boolean property that
- * starts false, whatever default the port names, and so would turn
- * removal off; an integer port keeps its default of 1 there too. Anything
- * from 0.5 up counts as on. */
-static int
-set_hum_removal (RnnDenoise *st, float on)
-{
-  return rnndenoise_set_hum_removal (st, on >= 0.5f);
-}
 
 /**
  * host_stream_new:
