@@ -258,6 +258,52 @@ dsp_sigmoid4 (DspVec4 x)
   return half + half * dsp_tanh4 (half * x);
 }
 
+/* dsp_exp4: e^x of four values as 2^n e^r with n = round (x / ln 2) and
+ * |r| <= ln 2 / 2 (r taken off in two parts, the first exact for every n),
+ * e^r by its Taylor series to r^7 (the next term is below 6e-9 of it) and
+ * 2^n put in the exponent bits. Within 2 ulp of e^x on [DSP_EXP_LOW,
+ * DSP_EXP_HIGH], to which x is clamped (their powers of two stay normal
+ * floats); NaN stays NaN. Several times faster than libm's expf lane by
+ * lane, and the same bits on every machine and C library. */
+#define DSP_EXP_LOW -87.0f
+#define DSP_EXP_HIGH 88.0f
+/* 1.5 * 2^23: adding then subtracting it rounds |y| < 2^22 to an integer
+ * in the default rounding mode. */
+#define DSP_EXP_ROUNDER 12582912.0f
+/* ln 2 = DSP_EXP_LN2_HIGH + DSP_EXP_LN2_LOW; the first has 9 significant
+ * bits, so its product with any |n| < 128 is exact. */
+#define DSP_EXP_LN2_HIGH 0.693359375f
+#define DSP_EXP_LN2_LOW -2.1219444005469e-4f
+
+static inline DspVec4
+dsp_exp4 (DspVec4 x)
+{
+  DspVec4 high = dsp_vec4_splat (DSP_EXP_HIGH);
+  DspVec4 low = dsp_vec4_splat (DSP_EXP_LOW);
+  DspVec4 rounder = dsp_vec4_splat (DSP_EXP_ROUNDER);
+  /* NaN lanes are computed as 0 (no float-to-int conversion of a NaN) and
+   * given back as they came. */
+  DspMask4 number = x == x;
+  DspVec4 c = dsp_vec4_select (number, x, dsp_vec4_splat (0.0f));
+  DspVec4 n, r, p;
+  DspMask4 bits;
+
+  c = dsp_vec4_select (c > high, high, c);
+  c = dsp_vec4_select (c < low, low, c);
+  n = (c * 1.44269504f + rounder) - rounder;
+  r = (c - n * DSP_EXP_LN2_HIGH) - n * DSP_EXP_LN2_LOW;
+  p = dsp_vec4_splat (1.0f / 5040.0f);
+  p = p * r + 1.0f / 720.0f;
+  p = p * r + 1.0f / 120.0f;
+  p = p * r + 1.0f / 24.0f;
+  p = p * r + 1.0f / 6.0f;
+  p = p * r + 0.5f;
+  p = p * r + 1.0f;
+  p = p * r + 1.0f;
+  bits = (__builtin_convertvector(n, DspMask4) + 127) << 23;
+  return dsp_vec4_select (number, p * (DspVec4) bits, x);
+}
+
 void dsp_activation_apply (DspActivation activation, gfloat *values,
     guint n_values);
 

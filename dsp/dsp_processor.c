@@ -999,31 +999,54 @@ analyze_frame (DspProcessor *self)
  * correction; training uses the same floor (dsp/train/bin_head.py). */
 #define BIN_LOGIT_FLOOR 1e-4f
 
+/* One lane group of correct_bin_gains(): @gains the interpolated gains,
+ * @d the head's outputs. sigmoid (logit (g) + d) = g / (g + (1 - g) e^-d):
+ * the same value with one exponential and no logarithm (e^-d stays finite,
+ * dsp_exp() clamps it, so the denominator is never 0). A lane whose d is
+ * NaN or an infinity keeps its band gain: what the network got wrong stays
+ * out. */
+static inline DspVec4
+correct_bin_gains4 (DspVec4 gains, DspVec4 d)
+{
+  DspVec4 low = dsp_vec4_splat (BIN_LOGIT_FLOOR);
+  DspVec4 high = dsp_vec4_splat (1.0f - BIN_LOGIT_FLOOR);
+  DspVec4 one = dsp_vec4_splat (1.0f);
+  DspMask4 finite = (d - d) == dsp_vec4_splat (0.0f);
+  DspVec4 g = dsp_vec4_select (gains < low, low, gains);
+  DspVec4 e;
+
+  g = dsp_vec4_select (g > high, high, g);
+  e = dsp_exp4 (dsp_vec4_select (finite, -d, dsp_vec4_splat (0.0f)));
+  return dsp_vec4_select (finite, g / (g + (one - g) * e), gains);
+}
+
 /* The bin-gain head of a version 3 model: bin k < n of channel @c's frame
  * gets sigmoid (logit (g) + d[k]) for its interpolated gain g and the
  * head's output d[k] (docs/model-format.md). Runs on the gains the floor
  * limit and the speech protection have already set, in the scratch the
- * network has just run in. */
+ * network has just run in. Four bins at a time (up to 160 of them at 16
+ * kHz, where libm's expf bin by bin was half the head's cost); the last
+ * n % 4 through a zero-padded group, so every bin takes the same
+ * operations. */
 static void
 correct_bin_gains (DspProcessor *self, guint c)
 {
   const gfloat *d = dsp_model_get_bin_corrections (self->model, self->scratch,
       self->channels, c);
   guint n = dsp_model_get_n_bin_gains (self->model), k;
+  gfloat tail_gains[4] = { 0.0f }, tail_d[4] = { 0.0f };
 
-  for (k = 0; k < n; k++) {
-    gfloat g
-        = CLAMP (self->bin_gains[k], BIN_LOGIT_FLOOR, 1.0f - BIN_LOGIT_FLOOR);
-
-    /* NaN or an infinity from the network stays out: the band gain is
-     * kept. */
-    if (!isfinite (d[k]))
-      continue;
-    /* sigmoid (logit (g) + d) = g / (g + (1 - g) e^-d): the same value
-     * with one exponential and no logarithm. e^-d may overflow to +inf,
-     * which gives 0, the sigmoid's limit. */
-    self->bin_gains[k] = g / (g + (1.0f - g) * expf (-d[k]));
-  }
+  for (k = 0; k + 4 <= n; k += 4)
+    dsp_vec4_store (self->bin_gains + k,
+        correct_bin_gains4 (dsp_vec4_load (self->bin_gains + k),
+            dsp_vec4_load (d + k)));
+  if (k == n)
+    return;
+  memcpy (tail_gains, self->bin_gains + k, (n - k) * sizeof (gfloat));
+  memcpy (tail_d, d + k, (n - k) * sizeof (gfloat));
+  dsp_vec4_store (tail_gains,
+      correct_bin_gains4 (dsp_vec4_load (tail_gains), dsp_vec4_load (tail_d)));
+  memcpy (self->bin_gains + k, tail_gains, (n - k) * sizeof (gfloat));
 }
 
 /* The voice probability from which a frame's lowest bins keep what stands

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -666,6 +667,47 @@ START_TEST (test_vector_activations_identical)
 }
 END_TEST
 
+/* dsp_exp4 stays within 2 ulp of e^x over its range, lane by lane the
+ * same whatever its neighbours, clamps outside the range (0 and infinity
+ * never come out) and keeps NaN. */
+START_TEST (test_exp4_accuracy)
+{
+  static const gfloat special[] = { 0.0f, -0.0f, 1e-30f, -1e-40f, 88.0f, -87.0f,
+    89.0f, -88.0f, 1e30f, -1e30f, INFINITY, -INFINITY };
+  gdouble worst = 0.0;
+  gfloat in[4], out[4], alone[4];
+  gint i;
+  guint k;
+
+  for (i = -1739800; i < 1759800; i += 4) {
+    for (k = 0; k < 4; k++)
+      in[k] = (i + (gint) k) * 5e-5f;
+    dsp_vec4_store (out, dsp_exp4 (dsp_vec4_load (in)));
+    for (k = 0; k < 4; k++) {
+      gdouble want = exp ((gdouble) in[k]);
+
+      worst = MAX (worst, fabs (out[k] - want) / want);
+    }
+  }
+  ck_assert_msg (worst <= 2.0 * FLT_EPSILON, "worst relative error %g", worst);
+  for (k = 0; k < G_N_ELEMENTS (special); k++) {
+    gfloat x = special[k], clamped = CLAMP (x, DSP_EXP_LOW, DSP_EXP_HIGH);
+    gfloat lanes[4] = { x, NAN, 1.0f, x };
+    gdouble want = exp ((gdouble) clamped);
+
+    dsp_vec4_store (out, dsp_exp4 (dsp_vec4_load (lanes)));
+    ck_assert_msg (fabs (out[0] - want) <= 2.0 * FLT_EPSILON * want,
+        "exp (%g): %.9g, want %.9g", x, out[0], want);
+    ck_assert (isfinite (out[0]) && out[0] > 0.0f);
+    ck_assert (isnan (out[1]));
+    ck_assert (memcmp (&out[0], &out[3], sizeof (gfloat)) == 0);
+    alone[0] = alone[1] = alone[2] = alone[3] = x;
+    dsp_vec4_store (alone, dsp_exp4 (dsp_vec4_load (alone)));
+    ck_assert (memcmp (&out[0], &alone[0], sizeof (gfloat)) == 0);
+  }
+}
+END_TEST
+
 static Suite *
 nnet_suite (void)
 {
@@ -694,6 +736,7 @@ nnet_suite (void)
   tcase_add_test (tc, test_activation_limits);
   tcase_add_test (tc, test_fast_activations_accuracy);
   tcase_add_test (tc, test_vector_activations_identical);
+  tcase_add_test (tc, test_exp4_accuracy);
   suite_add_tcase (s, tc);
 
   return s;

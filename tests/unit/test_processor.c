@@ -1306,13 +1306,14 @@ assert_within (const gfloat *got, const gfloat *want, gsize n, gfloat tolerance)
  * its history one frame more per channel (spectrum and feature row; layout
  * 1 tracks no floor) and the count of frames seen. */
 /* The output of a mono processor over make_signal() with the bin-gain
- * head model of @bias, its head named (or, with @unnamed, bin_layer 0: the
- * same network without a head); its energy in @energy. */
+ * head model of @n_bins outputs of @bias, its head named (or, with
+ * @unnamed, bin_layer 0: the same network without a head); its energy in
+ * @energy. */
 static gfloat *
-run_bin_head (gfloat bias, gboolean unnamed, gdouble *energy)
+run_bin_head_of (guint n_bins, gfloat bias, gboolean unnamed, gdouble *energy)
 {
   gsize size;
-  guint8 *data = model_helper_bin_head_model (20, bias, &size);
+  guint8 *data = model_helper_bin_head_model (n_bins, bias, &size);
   DspModel *model;
   DspProcessor *p;
   gfloat *x = make_signal (SIGNAL_SAMPLES, 1, 5);
@@ -1333,6 +1334,13 @@ run_bin_head (gfloat bias, gboolean unnamed, gdouble *energy)
   dsp_model_unref (model);
   g_free (x);
   return y;
+}
+
+/* run_bin_head_of() with the 20-bin head. */
+static gfloat *
+run_bin_head (gfloat bias, gboolean unnamed, gdouble *energy)
+{
+  return run_bin_head_of (20, bias, unnamed, energy);
 }
 
 /* A bin-gain head corrects the first 20 bins (0..1 kHz), where the test
@@ -1358,6 +1366,41 @@ START_TEST (test_bin_head_corrects_low_bins)
   g_free (y_zero);
   g_free (y_closed);
   g_free (y_opened);
+}
+END_TEST
+
+/* The head corrects four bins at a time: a width that is not a multiple
+ * of four corrects its last bins too (closing 18 bins takes more than
+ * closing 16, less than closing 20; fewer than four bins are corrected as
+ * well). Corrections far beyond any exponential's range close or open the
+ * bins as large ones do, with finite samples. */
+START_TEST (test_bin_head_any_width_and_huge)
+{
+  gdouble none, closed16, closed18, closed20, closed3, huge;
+  guint i;
+
+  g_free (run_bin_head (0.0f, TRUE, &none));
+  g_free (run_bin_head_of (16, -30.0f, FALSE, &closed16));
+  g_free (run_bin_head_of (18, -30.0f, FALSE, &closed18));
+  g_free (run_bin_head_of (20, -30.0f, FALSE, &closed20));
+  g_free (run_bin_head_of (3, -30.0f, FALSE, &closed3));
+  ck_assert_msg (closed16 > closed18 && closed18 > closed20,
+      "closed 16, 18, 20 bins: %g, %g, %g", closed16, closed18, closed20);
+  ck_assert_msg (closed3 < none, "closed 3 bins: %g of %g", closed3, none);
+  for (i = 0; i < 2; i++) {
+    gdouble large;
+    gfloat sign = i == 0 ? -1.0f : 1.0f;
+    gfloat *y = run_bin_head_of (18, sign * 1e30f, FALSE, &huge);
+    guint k;
+
+    g_free (run_bin_head_of (18, sign * 30.0f, FALSE, &large));
+    for (k = 0; k < SIGNAL_SAMPLES; k++)
+      ck_assert (isfinite (y[k]));
+    ck_assert_msg (fabs (huge - large) <= 1e-3 * large,
+        "a head of %g: energy %g, of %g: %g", sign * 1e30f, huge, sign * 30.0f,
+        large);
+    g_free (y);
+  }
 }
 END_TEST
 
@@ -2051,6 +2094,7 @@ processor_suite (void)
   tcase_add_test (tc, test_lookahead_passes_through);
   tcase_add_test (tc, test_hum_removal);
   tcase_add_test (tc, test_bin_head_corrects_low_bins);
+  tcase_add_test (tc, test_bin_head_any_width_and_huge);
   tcase_add_loop_test (tc, test_lookahead_alignment, 0, DSP_MAX_LOOKAHEAD);
   tcase_add_loop_test (tc, test_lookahead_ignored_gives_plain_output, 0,
       DSP_MAX_LOOKAHEAD);
