@@ -176,8 +176,8 @@
 # BAND_CROWD3_SPEECH_WEIGHT16 (its band speech weight at 16 kHz, and the
 # fourth's: 16, the 48 kHz steps'),
 # BAND_CROWD4_LRS48, BAND_CROWD4_LRS16 (once more, on one more fresh crowd
-# set, with a head of BAND_CROWD4_BINS bins; empty: none. None at 48 kHz,
-# "0.0001" at 16 kHz), BAND_CROWD4_BINS (160: 0-8 kHz),
+# set, with a head of BAND_CROWD4_BINS bins; empty: none. "0.0001" at
+# each rate), BAND_CROWD4_BINS (160: 0-8 kHz),
 # BAND_LATER_HEAD_EPOCHS (the frozen head
 # epochs of the band steps after the first: 2), BAND_JOINT_EPOCHS (their
 # epochs with the network: 2),
@@ -274,7 +274,7 @@ BAND_CROWD2_LRS16=${BAND_CROWD2_LRS16-}
 BAND_CROWD3_LRS48=${BAND_CROWD3_LRS48-}
 BAND_CROWD3_LRS16=${BAND_CROWD3_LRS16-0.0001}
 BAND_CROWD3_SPEECH_WEIGHT16=${BAND_CROWD3_SPEECH_WEIGHT16:-16}
-BAND_CROWD4_LRS48=${BAND_CROWD4_LRS48-}
+BAND_CROWD4_LRS48=${BAND_CROWD4_LRS48-0.0001}
 BAND_CROWD4_LRS16=${BAND_CROWD4_LRS16-0.0001}
 BAND_CROWD4_BINS=${BAND_CROWD4_BINS:-160}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
@@ -846,8 +846,10 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # BAND_CROWD4_LRS48 or BAND_CROWD4_LRS16 takes it once more on a sixth
 # (seed SEED + 21) with a head of BAND_CROWD4_BINS bins: at 16 kHz a head
 # over the whole band went past the front where a fourth step with the
-# 80-bin head had not (docs/model.md, "A bin-gain head over the whole
-# band at 16 kHz"). The files
+# 80-bin head had not, and so did the same head (0-8 kHz) at 48 kHz, where
+# a third step with the 80-bin head had not (docs/model.md, "A bin-gain
+# head over the whole band at 16 kHz" and "A 160-bin head at 48 kHz").
+# The files
 # before each call's first step stay beside them as NAME-before-seedS (S
 # the call's set), and both are scored on the selection mixtures,
 # full-band and band-limited (to 4 and 8 kHz at 48 kHz, to 3.4 and 5.5 kHz
