@@ -263,8 +263,8 @@ dsp_sigmoid4 (DspVec4 x)
  * e^r by its Taylor series to r^7 (the next term is below 6e-9 of it) and
  * 2^n put in the exponent bits. Within 2 ulp of e^x on [DSP_EXP_LOW,
  * DSP_EXP_HIGH], to which x is clamped (their powers of two stay normal
- * floats); NaN stays NaN. Several times faster than libm's expf lane by
- * lane, and the same bits on every machine and C library. */
+ * floats); NaN stays NaN. About half the time of libm's expf per value,
+ * and its bits do not depend on the C library. */
 #define DSP_EXP_LOW -87.0f
 #define DSP_EXP_HIGH 88.0f
 /* 1.5 * 2^23: adding then subtracting it rounds |y| < 2^22 to an integer

@@ -1002,7 +1002,7 @@ analyze_frame (DspProcessor *self)
 /* One lane group of correct_bin_gains(): @gains the interpolated gains,
  * @d the head's outputs. sigmoid (logit (g) + d) = g / (g + (1 - g) e^-d):
  * the same value with one exponential and no logarithm (e^-d stays finite,
- * dsp_exp() clamps it, so the denominator is never 0). A lane whose d is
+ * dsp_exp4() clamps it, so the denominator is never 0). A lane whose d is
  * NaN or an infinity keeps its band gain: what the network got wrong stays
  * out. */
 static inline DspVec4
