@@ -227,6 +227,15 @@ dsp_vec4_select (DspMask4 mask, DspVec4 a, DspVec4 b)
   return (DspVec4) ((mask & (DspMask4) a) | (~mask & (DspMask4) b));
 }
 
+/* @x held within @low..@high, lane by lane, as the scalar CLAMP(): a NaN
+ * lane stays NaN. */
+static inline DspVec4
+dsp_vec4_clamp (DspVec4 x, DspVec4 low, DspVec4 high)
+{
+  x = dsp_vec4_select (x > high, high, x);
+  return dsp_vec4_select (x < low, low, x);
+}
+
 /* dsp_tanh()'s clamps and ratio on a vector @x of any width, @select a
  * function like dsp_vec4_select() for it, @hi and @one vectors of
  * DSP_TANH_LIMIT and 1 (a GNU statement expression: the same operations,
@@ -278,18 +287,16 @@ dsp_sigmoid4 (DspVec4 x)
 static inline DspVec4
 dsp_exp4 (DspVec4 x)
 {
-  DspVec4 high = dsp_vec4_splat (DSP_EXP_HIGH);
-  DspVec4 low = dsp_vec4_splat (DSP_EXP_LOW);
   DspVec4 rounder = dsp_vec4_splat (DSP_EXP_ROUNDER);
   /* NaN lanes are computed as 0 (no float-to-int conversion of a NaN) and
    * given back as they came. */
   DspMask4 number = x == x;
-  DspVec4 c = dsp_vec4_select (number, x, dsp_vec4_splat (0.0f));
+  DspVec4 c
+      = dsp_vec4_clamp (dsp_vec4_select (number, x, dsp_vec4_splat (0.0f)),
+          dsp_vec4_splat (DSP_EXP_LOW), dsp_vec4_splat (DSP_EXP_HIGH));
   DspVec4 n, r, p;
   DspMask4 bits;
 
-  c = dsp_vec4_select (c > high, high, c);
-  c = dsp_vec4_select (c < low, low, c);
   n = (c * 1.44269504f + rounder) - rounder;
   r = (c - n * DSP_EXP_LN2_HIGH) - n * DSP_EXP_LN2_LOW;
   p = dsp_vec4_splat (1.0f / 5040.0f);

@@ -1008,14 +1008,12 @@ analyze_frame (DspProcessor *self)
 static inline DspVec4
 correct_bin_gains4 (DspVec4 gains, DspVec4 d)
 {
-  DspVec4 low = dsp_vec4_splat (BIN_LOGIT_FLOOR);
-  DspVec4 high = dsp_vec4_splat (1.0f - BIN_LOGIT_FLOOR);
   DspVec4 one = dsp_vec4_splat (1.0f);
   DspMask4 finite = (d - d) == dsp_vec4_splat (0.0f);
-  DspVec4 g = dsp_vec4_select (gains < low, low, gains);
+  DspVec4 g = dsp_vec4_clamp (gains, dsp_vec4_splat (BIN_LOGIT_FLOOR),
+      dsp_vec4_splat (1.0f - BIN_LOGIT_FLOOR));
   DspVec4 e;
 
-  g = dsp_vec4_select (g > high, high, g);
   e = dsp_exp4 (dsp_vec4_select (finite, -d, dsp_vec4_splat (0.0f)));
   return dsp_vec4_select (finite, g / (g + (one - g) * e), gains);
 }

@@ -65,7 +65,6 @@ model_for_rate (double rate)
   return rnndenoise_model_new_default_for_rate ((int) rate, NULL);
 }
 
-
 /**
  * host_stream_new:
  * @rate: the host's sample rate in Hz; 48000 and 16000 have a model

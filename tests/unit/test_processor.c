@@ -1299,12 +1299,6 @@ assert_within (const gfloat *got, const gfloat *want, gsize n, gfloat tolerance)
   ck_assert_msg (worst < tolerance, "largest |difference| %g", worst);
 }
 
-/* A model with lookahead 1 whose band gains are all 1 (zero weights and a
- * large bias in the gain head): input sample i comes out as output sample
- * i, within the STFT's reconstruction error (test_stft.c allows 1e-5). Its
- * latency is one hop more than the same network's without lookahead, and
- * its history one frame more per channel (spectrum and feature row; layout
- * 1 tracks no floor) and the count of frames seen. */
 /* The output of a mono processor over make_signal() with the bin-gain
  * head model of @n_bins outputs of @bias, its head named (or, with
  * @unnamed, bin_layer 0: the same network without a head); its energy in
@@ -1404,6 +1398,12 @@ START_TEST (test_bin_head_any_width_and_huge)
 }
 END_TEST
 
+/* A model with lookahead 1 whose band gains are all 1 (zero weights and a
+ * large bias in the gain head): input sample i comes out as output sample
+ * i, within the STFT's reconstruction error (test_stft.c allows 1e-5). Its
+ * latency is one hop more than the same network's without lookahead, and
+ * its history one frame more per channel (spectrum and feature row; layout
+ * 1 tracks no floor) and the count of frames seen. */
 START_TEST (test_lookahead_passes_through)
 {
   guint channels = 2, n = 12000, n_bins = HOP + 1, n_features = 36;
