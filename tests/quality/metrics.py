@@ -211,6 +211,28 @@ def speech_energy_lost_parts(clean, noise, processed, edges_hz):
     return parts
 
 
+def speech_energy_lost_depths(clean, noise, processed, edges_db):
+    """speech_energy_lost() split by how deep each counted bin was cut:
+    the ranges below edges_db[0] (gains near or above 1 included), between
+    consecutive edges and from the last edge on; for each (share, part) as
+    speech_energy_lost_parts() gives them, so the parts add up to
+    speech_energy_lost(). Says whether the speech is lost to many bins
+    taken down a little (a hedge between voice and noise) or to few bins
+    taken away (a confident error). nan figures if no bin qualifies."""
+    weight, loss = _speech_lost_bins(clean, noise, processed)
+    total = np.sum(weight)
+    bounds = [-np.inf] + list(edges_db) + [np.inf]
+    parts = []
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        sel = (loss >= lo) & (loss < hi)
+        if total == 0:
+            parts.append((float("nan"), float("nan")))
+            continue
+        parts.append((float(np.sum(weight[sel]) / total),
+                      float(np.sum(weight[sel] * loss[sel]) / total)))
+    return parts
+
+
 # ---- STOI (Taal, Hendriks, Heusdens, Jensen 2011) --------------------------
 
 STOI_RATE = 10000
@@ -440,6 +462,23 @@ def self_check():
     check("  its part below 500 Hz (kept), dB", v, abs(v) < 0.1)
     v = parts[1][1] + parts[2][1] - want
     check("  parts above 500 Hz minus cap x share", v,
+          abs(v) < 0.1 * want)
+    # Half the speech, nothing else: every counted bin loses 6.02 dB, so
+    # all of it falls in the 3-10 dB range.
+    depths = speech_energy_lost_depths(x, quiet, 0.5 * x, [3.0, 10.0])
+    v = depths[1][1]
+    check("speech lost by depth, gain 1/2: part 3-10 dB", v,
+          abs(v - 6.02) < 0.01 and abs(depths[1][0] - 1) < 1e-9)
+    depths = speech_energy_lost_depths(x, quiet, _lowpass(x, 500.0),
+                                       [1.0, 10.0, 30.0])
+    v = sum(part for _, part in depths) - speech_energy_lost(
+        x, quiet, _lowpass(x, 500.0))
+    check("speech lost, parts by depth minus total", v,
+          abs(v) < 1e-9 and abs(sum(sh for sh, _ in depths) - 1) < 1e-9)
+    # The removed bins are cut to the cap, but for the low-pass's
+    # transition band, which the frequency check above allows for too.
+    v = depths[2][1] + depths[3][1] - want
+    check("  its parts cut 10 dB or more minus cap x share", v,
           abs(v) < 0.1 * want)
     impulse = np.zeros(RATE)
     impulse[RATE // 2] = 1.0

@@ -5,7 +5,7 @@
     speech_lost_split.py [--model FILE] [--edges "0 1 2 ..."] [--build DIR]
                          [--split "0 500 1000 2000 4000 24000"]
                          [--max-snr 10] [--by-kind] [--rate 16000]
-                         [--jobs N] TESTDIR ...
+                         [--depths "1 3 6 10 20"] [--jobs N] TESTDIR ...
     speech_lost_split.py --self-check [--build DIR] [--model FILE]
 
 Each TESTDIR is a test/ or test-real/ folder written by dsp/train/synth.py.
@@ -29,7 +29,11 @@ scored upsampled to 48 kHz, the metrics' rate (nothing above 8 kHz is
 counted then). With --by-kind a second table gives the same split for each noise kind
 alone (its element and ceiling totals, and the element's excess over the
 ceiling in each range): where a kind loses more than the others, and in
-which range.
+which range. With --depths a last table splits the same totals by how
+deep each counted bin was cut (metrics.speech_energy_lost_depths): the
+bins taken down by less than the first edge, between consecutive edges,
+and by the last edge or more; whether the speech is lost to many bins
+taken down a little or to a few taken away.
 
 It says where a network's speech loss beyond what band gains must lose
 sits: a loss or a weight aimed at that range is the lever it points to.
@@ -64,6 +68,7 @@ import metrics
 SRC = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 DEFAULT_SPLIT = "0 500 1000 2000 4000 24000"
+DEFAULT_DEPTHS = "1 3 6 10 20"
 # The rates a model may run at here, and the built-in model of each.
 DEFAULT_MODELS = {48000: os.path.join(SRC, "dsp", "models",
                                       "rnndenoise-48k.rnnm"),
@@ -119,9 +124,10 @@ def denoise(m, build, model, work, rate):
 
 
 def mixture_parts(job):
-    """(element parts, ceiling parts, element total, ceiling total) of one
-    mixture; each parts list holds (share, part) per range."""
-    m, edges, split, build, model, work, rate = job
+    """(element parts, ceiling parts, element total, ceiling total,
+    element depth parts, ceiling depth parts) of one mixture; each parts
+    list holds (share, part) per range of frequency or of depth."""
+    m, edges, split, build, model, work, rate, depths = job
     clean, noisy, y = denoise(m, build, model, work, rate)
     ceiling = evaluate.ideal_band_gains(clean, noisy, edges,
                                         hop=rate // 100)
@@ -133,7 +139,9 @@ def mixture_parts(job):
     return (metrics.speech_energy_lost_parts(clean, noise, y, split),
             metrics.speech_energy_lost_parts(clean, noise, ceiling, split),
             metrics.speech_energy_lost(clean, noise, y),
-            metrics.speech_energy_lost(clean, noise, ceiling))
+            metrics.speech_energy_lost(clean, noise, ceiling),
+            metrics.speech_energy_lost_depths(clean, noise, y, depths),
+            metrics.speech_energy_lost_depths(clean, noise, ceiling, depths))
 
 
 def split_means(results):
@@ -146,6 +154,14 @@ def split_means(results):
     totals = (np.mean([r[2] for r in counted]),
               np.mean([r[3] for r in counted]))
     return shares, element, ceiling, totals, len(counted)
+
+
+def depth_means(results):
+    """Per range of depth, the mean (share, element part, ceiling share,
+    ceiling part) over the mixtures where speech was counted."""
+    counted = [r for r in results if not np.isnan(r[2])]
+    return np.mean([[(es, ep, cs, cp) for (es, ep), (cs, cp)
+                     in zip(r[4], r[5])] for r in counted], axis=0)
 
 
 def kind_means(mixtures, results):
@@ -184,6 +200,28 @@ def table(split, means):
     return "\n".join(lines)
 
 
+def depth_name(lo, hi):
+    """A range of depths as the table names it (lo None: from below)."""
+    if lo is None:
+        return "less than %g dB" % hi
+    if hi is None:
+        return "%g dB or more" % lo
+    return "%g – %g dB" % (lo, hi)
+
+
+def depth_table(depths, means):
+    """The markdown table of depth_means()."""
+    bounds = [None] + list(depths) + [None]
+    lines = ["| cut by | element: share of the speech counted | element "
+             "(dB) | band ceiling: share | band ceiling (dB) |",
+             "|---|---|---|---|---|"]
+    for k, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
+        es, ep, cs, cp = means[k]
+        lines.append("| %s | %.1f %% | %.2f | %.1f %% | %.2f |"
+                     % (depth_name(lo, hi), 100 * es, ep, 100 * cs, cp))
+    return "\n".join(lines)
+
+
 def kind_table(split, per_kind):
     """The markdown table of kind_means(): per kind its mixtures, totals
     and the element's excess over the ceiling in each range."""
@@ -199,7 +237,7 @@ def kind_table(split, per_kind):
 
 
 def run(testdirs, edges, split, build, model, max_snr, jobs,
-        rate=metrics.RATE):
+        rate=metrics.RATE, depths=None):
     """split_means() of the mixtures of testdirs up to max_snr dB."""
     mixtures = [m for m in evaluate.load_mixtures(testdirs, "test")
                 if m["snr"] <= max_snr]
@@ -207,7 +245,8 @@ def run(testdirs, edges, split, build, model, max_snr, jobs,
         sys.exit("speech_lost_split: no mixture up to %g dB" % max_snr)
     with tempfile.TemporaryDirectory() as work:
         runner(build, model, work).check()
-        args = [(m, edges, split, build, model, work, rate)
+        depths = [float(v) for v in (depths or DEFAULT_DEPTHS.split())]
+        args = [(m, edges, split, build, model, work, rate, depths)
                 for m in mixtures]
         with ProcessPoolExecutor(jobs) as pool:
             results = list(pool.map(mixture_parts, args))
@@ -271,7 +310,9 @@ def self_check(build, model):
         means, results, mixtures = run([folder], edges, split, build, model,
                                        10, 1)
     per_kind = kind_means(mixtures, results)
+    by_depth = depth_means(results)
     print(table(split, means))
+    print(depth_table([float(v) for v in DEFAULT_DEPTHS.split()], by_depth))
     print(kind_table(split, per_kind))
     shares, element, ceiling, totals, n = means
     weighted = sum(pk[1][4] * np.asarray(pk[1][1]) for pk in per_kind) / n
@@ -287,7 +328,12 @@ def self_check(build, model):
         ("the element's parts add up to its total",
          abs(np.sum(element) - totals[0]) < 1e-9),
         ("the ceiling's parts add up to its total",
-         abs(np.sum(ceiling) - totals[1]) < 1e-9)]
+         abs(np.sum(ceiling) - totals[1]) < 1e-9),
+        ("the element's and the ceiling's parts by depth add up to their "
+         "totals", np.allclose(np.sum(by_depth[:, [1, 3]], axis=0), totals,
+                               atol=1e-9)),
+        ("the shares by depth add up to 1",
+         np.allclose(np.sum(by_depth[:, [0, 2]], axis=0), 1, atol=1e-9))]
     for r, snr, x in zip(results, snrs, noisy):
         first_row = mask_ceiling.mask_figures(clean, x, edges)[0][1]
         checks += [
@@ -348,6 +394,9 @@ def main():
     ap.add_argument("--max-snr", type=float, default=10.0)
     ap.add_argument("--by-kind", action="store_true",
                     help="also the split of each noise kind alone")
+    ap.add_argument("--depths", help="also the split by how deep each "
+                    "bin was cut: rising edges in dB (e.g. \"%s\")"
+                    % DEFAULT_DEPTHS)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--self-check", action="store_true")
     args = ap.parse_args()
@@ -361,19 +410,25 @@ def main():
     edges = [int(v) for v in args.edges.split()] if args.edges \
         else model_band_edges
     split = [float(v) for v in args.split.split()]
+    depths = [float(v) for v in (args.depths or DEFAULT_DEPTHS).split()]
+    if not depths or any(a >= b for a, b in zip(depths[:-1], depths[1:])):
+        ap.error("--depths: rising edges in dB")
     if len(split) < 2 or split[0] != 0 or split[-1] < metrics.RATE / 2 \
             or any(a >= b for a, b in zip(split[:-1], split[1:])):
         ap.error("--split: rising edges in Hz from 0 to %d"
                  % (metrics.RATE // 2))
     means, results, mixtures = run(args.testdirs, edges, split, args.build,
                                    args.model, args.max_snr, args.jobs,
-                                   args.rate)
+                                   args.rate, depths)
     print("%d mixtures up to %g dB in %d folders\n"
           % (means[4], args.max_snr, len(args.testdirs)))
     print(table(split, means))
     if args.by_kind:
         print()
         print(kind_table(split, kind_means(mixtures, results)))
+    if args.depths:
+        print()
+        print(depth_table(depths, depth_means(results)))
     return 0
 
 
