@@ -528,6 +528,41 @@ dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *power,
 }
 
 /**
+ * dsp_features_hold_gains:
+ * @self: a #DspFeatures.
+ * @before: window / 2 + 1 linear gains: each bin's gain in the frame before.
+ * @share: 0..1; a bin's gain is raised to at least @share times its gain
+ *   in @before; 0 leaves the gains as they are.
+ * @bin_gains: (inout): window / 2 + 1 linear gains; only raised, never
+ *   lowered.
+ *
+ * For a frame with speech: within a word, the gains of a voice's bins fall
+ * by at most 20 log10 (1 / @share) dB from one frame to the next, however
+ * deep the network cuts, so a bin the network takes for noise for a frame
+ * or two in the middle of a voice is only turned down, and a bin whose
+ * voice has ended fades out over a few frames instead of at once. The
+ * gains of @before are at most 1 (every gain the processor applies is), so
+ * neither are the held ones. Keeps no state (the caller keeps @before),
+ * never allocates.
+ */
+void
+dsp_features_hold_gains (const DspFeatures *self, const gfloat *before,
+    gfloat share, gfloat *bin_gains)
+{
+  guint k;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (before != NULL && bin_gains != NULL);
+
+  /* Also false for NaN. */
+  if (!(share > 0.0f))
+    return;
+  share = MIN (share, 1.0f);
+  for (k = 0; k < self->n_bins; k++)
+    bin_gains[k] = MAX (bin_gains[k], share * before[k]);
+}
+
+/**
  * dsp_features_smoothed_above_floor:
  * @self: a #DspFeatures, after dsp_features_compute() of the frame.
  * @above: (out): n_bands values: log10 (S[b] / F[b]), how far each band's

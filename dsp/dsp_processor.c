@@ -73,6 +73,7 @@ struct _DspProcessor
   gsize features_history; /* floats per channel */
   gsize pitch_history;    /* floats per channel, 0 below layout 3 */
   gsize hum_history;      /* floats per channel */
+  gsize held_history;     /* floats per channel: the bins' last gains */
   gsize delay_history;    /* floats per channel: the delay line (L frames) */
   gsize history_per_channel;
   gsize history_size; /* floats: channels, frames seen, position, pre-roll */
@@ -85,6 +86,7 @@ struct _DspProcessor
   gfloat speech_protection;      /* 0 = gains as the network gives them */
   gfloat stationary_suppression; /* 0 = no limit from the noise floor */
   gfloat harmonic_lift;          /* 0 = bins take their band's gain */
+  gfloat speech_hold;            /* 0 = gains fall as the network says */
   gfloat vad_threshold;          /* 0 = no gate */
   guint vad_hold_frames;
   gboolean level_normalization; /* analyse at DSP_LEVEL_TARGET_DBFS */
@@ -118,6 +120,9 @@ struct _DspProcessor
   gfloat *band_gains;     /* owned; channels x n_bands */
   gfloat *vad;            /* owned; channels */
   gfloat *bin_gains;      /* owned; n_bins */
+  gfloat *held_gains;     /* owned; channels x n_bins: the gains each bin
+                           * of each channel had in its last frame, which
+                           * the speech hold reads (stream state) */
   gfloat *bin_power;      /* owned; n_bins: the frame's low bins' powers,
                            * which the lift and the floor keep both read */
   gfloat *scratch;        /* owned; dsp_model_scratch_size () */
@@ -164,6 +169,13 @@ copy_delay_line (DspProcessor *self, guint c, gfloat *history, gboolean save)
   }
 }
 
+/* Channel @c's gains of its last frame, which the speech hold reads. */
+static gfloat *
+held_gains_of (const DspProcessor *self, guint c)
+{
+  return self->held_gains + (gsize) c * self->n_bins;
+}
+
 static void
 save_history (DspProcessor *self, gfloat *history)
 {
@@ -187,6 +199,8 @@ save_history (DspProcessor *self, gfloat *history)
     p += DSP_LEVEL_HISTORY_SIZE;
     dsp_hum_save (self->hum[c], p);
     p += self->hum_history;
+    memcpy (p, held_gains_of (self, c), self->held_history * sizeof (gfloat));
+    p += self->held_history;
     copy_delay_line (self, c, p, TRUE);
     p += self->delay_history;
   }
@@ -234,6 +248,19 @@ clamp_floor_above (DspProcessor *self, guint c)
     above[i] = MAX (above[i], 0.0f);
 }
 
+/* Channel @c's held gains from @history. Applied gains lie in 0..1; a
+ * damaged snapshot's are brought back there, so that the hold can never
+ * raise a bin above its input. */
+static void
+load_held_gains (DspProcessor *self, guint c, const gfloat *history)
+{
+  gfloat *held = held_gains_of (self, c);
+  guint k;
+
+  for (k = 0; k < self->n_bins; k++)
+    held[k] = isfinite (history[k]) ? CLAMP (history[k], 0.0f, 1.0f) : 0.0f;
+}
+
 /* An imported history passed the snapshot checks but its values are not
  * trusted: non-finite values become silence, and every value is clipped to
  * the range input samples are clipped to (huge but finite history values
@@ -273,6 +300,8 @@ load_history (DspProcessor *self, gfloat *history)
     p += DSP_LEVEL_HISTORY_SIZE;
     dsp_hum_load (self->hum[c], p);
     p += self->hum_history;
+    load_held_gains (self, c, p);
+    p += self->held_history;
     copy_delay_line (self, c, p, FALSE);
     p += self->delay_history;
     clamp_floor_above (self, c);
@@ -349,6 +378,7 @@ allocate_working_memory (DspProcessor *self)
     self->hum[c] = dsp_hum_new (&self->cfg);
   }
   self->hum_history = dsp_hum_history_size (self->hum[0]);
+  self->held_history = self->n_bins;
   self->tracks_floor = tracks_floor (self->features[0]);
   /* Only layout 3 reads the pitch, so only its snapshots carry the input
    * samples the pitch search needs. */
@@ -365,11 +395,11 @@ allocate_working_memory (DspProcessor *self)
       * ((gsize) self->n_bins * 2 + self->n_features
           + (self->tracks_floor ? self->n_bands : 0));
   /* Per channel: STFT, features, pitch, partial frame, pending output,
-   * gate, level tracker, hum canceller, delay line; then the frames seen
-   * (with lookahead only), the position and the pre-roll. */
+   * gate, level tracker, hum canceller, held gains, delay line; then the
+   * frames seen (with lookahead only), the position and the pre-roll. */
   self->history_per_channel = self->stft_history + self->features_history
       + self->pitch_history + 2 * self->hop + 1 + DSP_LEVEL_HISTORY_SIZE
-      + self->hum_history + self->delay_history;
+      + self->hum_history + self->held_history + self->delay_history;
   self->history_size = self->channels * self->history_per_channel
       + (self->lookahead > 0 ? 1 : 0) + 2;
   self->latency = latency_of (self->model);
@@ -391,6 +421,7 @@ allocate_working_memory (DspProcessor *self)
   self->band_gains = g_new0 (gfloat, (gsize) self->channels * self->n_bands);
   self->vad = g_new0 (gfloat, self->channels);
   self->bin_gains = g_new0 (gfloat, self->n_bins);
+  self->held_gains = g_new0 (gfloat, (gsize) self->channels * self->n_bins);
   self->bin_power = g_new0 (gfloat, self->n_bins);
   self->scratch = g_new0 (gfloat,
       dsp_model_scratch_size (self->model, self->channels) + 1);
@@ -440,6 +471,7 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->speech_protection = dsp_model_get_speech_protection (model);
   self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
   self->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
+  self->speech_hold = DSP_DEFAULT_SPEECH_HOLD;
   self->level_normalization = TRUE;
   self->hum_removal = TRUE;
   allocate_working_memory (self);
@@ -492,6 +524,7 @@ dsp_processor_free (DspProcessor *self)
   g_free (self->band_gains);
   g_free (self->vad);
   g_free (self->bin_gains);
+  g_free (self->held_gains);
   g_free (self->bin_power);
   g_free (self->scratch);
   g_free (self->zeros);
@@ -821,6 +854,28 @@ dsp_processor_set_harmonic_lift (DspProcessor *self, gfloat lift)
 }
 
 /**
+ * dsp_processor_set_speech_hold:
+ * @self: a processor
+ * @share: 0..1; 0 lets the gains fall as the network gives them
+ *
+ * In a frame the network is sure holds speech (and the VAD gate left
+ * open), no bin's gain falls below @share times its gain in the frame
+ * before (see dsp_features_hold_gains()): within a word, a bin the
+ * network takes for noise for a frame or two is only turned down, and the
+ * end of a sound fades over a few frames. Frames without speech keep their
+ * full noise reduction. After the harmonic lift, before the attenuation
+ * limit. The gains of each channel's last frame are stream state (they
+ * travel in snapshots). Takes effect at the next frame. Call from the
+ * streaming thread.
+ */
+void
+dsp_processor_set_speech_hold (DspProcessor *self, gfloat share)
+{
+  g_return_if_fail (self != NULL);
+  self->speech_hold = isfinite (share) ? CLAMP (share, 0.0f, 1.0f) : 0.0f;
+}
+
+/**
  * dsp_processor_set_level_normalization:
  * @self: a processor
  * @enabled: whether the analysis sees the input at a fixed level
@@ -1053,6 +1108,25 @@ correct_bin_gains (DspProcessor *self, guint c)
  * the voice above a steady low noise"). */
 #define FLOOR_KEEP_MIN_VAD 0.8f
 
+/* The voice probability from which a frame's bins hold their gains: 0.7
+ * did as well on the selection mixtures, 0.5 and 0.3 cost ΔSI-SDR
+ * (docs/model.md, "Holding the gains within a word"). */
+#define SPEECH_HOLD_MIN_VAD 0.8f
+
+/* The speech hold of channel @c's bin gains in a frame with speech that
+ * the gate left open; then every frame's gains (gated, silent or not)
+ * become the ones the next frame holds from. */
+static void
+hold_gains_in_speech (DspProcessor *self, guint c, gboolean gated, gfloat vad)
+{
+  gfloat *held = held_gains_of (self, c);
+
+  if (!gated && vad >= SPEECH_HOLD_MIN_VAD)
+    dsp_features_hold_gains (self->features[c], held, self->speech_hold,
+        self->bin_gains);
+  memcpy (held, self->bin_gains, self->n_bins * sizeof (gfloat));
+}
+
 /* The harmonic lift of channel @c's bin gains, then, in a frame with speech
  * that the gate left open, the floor keep; both read the same bin powers,
  * computed here once. @above is NULL for models that track no floor. */
@@ -1070,8 +1144,8 @@ lift_low_bins (DspProcessor *self, guint c, const gfloat *spectrum,
 
 /* Channel @c's oldest frame (slot 0, frame t - L) with the network's gains
  * for it: the floor limit, the speech protection, the gate, the bins' gains
- * (with a bin-gain head, corrected in the first bins, then lifted) and
- * their application, then the synthesis into out_frame. */
+ * (with a bin-gain head, corrected in the first bins, then lifted and
+ * held) and their application, then the synthesis into out_frame. */
 static void
 apply_gains (DspProcessor *self, guint c, DspProcessorReport *report)
 {
@@ -1099,6 +1173,7 @@ apply_gains (DspProcessor *self, guint c, DspProcessorReport *report)
     correct_bin_gains (self, c);
   if (self->harmonic_lift > 0.0f)
     lift_low_bins (self, c, spectrum, above, gated, vad);
+  hold_gains_in_speech (self, c, gated, vad);
   dsp_features_apply_gains (self->features[c], self->bin_gains,
       self->attenuation_limit_db, spectrum);
   dsp_stft_synthesize (self->stft[c], spectrum,

@@ -352,6 +352,15 @@ rnndenoise_set_harmonic_lift (RnnDenoise *st, float lift)
 }
 
 int
+rnndenoise_set_speech_hold (RnnDenoise *st, float hold)
+{
+  if (st == NULL || !(hold >= 0.0f && hold <= 1.0f))
+    return RNNDENOISE_ERROR_INVALID_ARGUMENT;
+  dsp_processor_set_speech_hold (st->processor, hold);
+  return RNNDENOISE_OK;
+}
+
+int
 rnndenoise_set_level_normalization (RnnDenoise *st, int enabled)
 {
   if (st == NULL || (enabled != 0 && enabled != 1))

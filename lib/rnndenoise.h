@@ -190,6 +190,13 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * share (F / S) of the power around them where that is higher.
  * Never lowers a gain; after the speech protection and the VAD gate,
  * before the attenuation limit; 0 is off (default 0.5, as the element).
+ * Speech hold, 0..1: in a frame the network is sure holds speech (voice
+ * probability at least 0.8, the gate open), no bin's gain falls below
+ * hold times its gain in the frame before, so a voice's gains fall
+ * slowly (1.9 dB per 10 ms at 0.8); frames without speech keep their
+ * noise reduction. Never lowers a gain; after the harmonic lift, before
+ * the attenuation limit; each channel's last gains are part of the
+ * snapshot; 0 is off (default 0.8, as the element's speech-hold).
  * Level normalisation, 0 or 1: 1 (the default, as the element's
  * level-normalization) lets the network hear each channel as if its loud
  * frames stood at -27 dBFS, so that quiet and loud inputs are denoised
@@ -206,6 +213,7 @@ RNNDENOISE_API int rnndenoise_set_speech_protection (RnnDenoise *st,
 RNNDENOISE_API int rnndenoise_set_stationary_suppression (RnnDenoise *st,
     float amount);
 RNNDENOISE_API int rnndenoise_set_harmonic_lift (RnnDenoise *st, float lift);
+RNNDENOISE_API int rnndenoise_set_speech_hold (RnnDenoise *st, float hold);
 RNNDENOISE_API int rnndenoise_set_level_normalization (RnnDenoise *st,
     int enabled);
 RNNDENOISE_API int rnndenoise_set_hum_removal (RnnDenoise *st, int enabled);

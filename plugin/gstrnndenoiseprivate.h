@@ -78,6 +78,7 @@ struct _GstRnnDenoise
   gdouble speech_protection;
   gdouble stationary_suppression;
   gdouble harmonic_lift;
+  gdouble speech_hold;
   gboolean level_normalization;
   gboolean hum_removal;
   gdouble vad_threshold;
@@ -102,6 +103,7 @@ typedef struct
   gfloat speech_protection;
   gfloat stationary_suppression;
   gfloat harmonic_lift;
+  gfloat speech_hold;
   gboolean level_normalization;
   gboolean hum_removal;
   gfloat vad_threshold;

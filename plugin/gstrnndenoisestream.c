@@ -71,6 +71,7 @@ read_settings (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   settings->speech_protection = (gfloat) self->speech_protection;
   settings->stationary_suppression = (gfloat) self->stationary_suppression;
   settings->harmonic_lift = (gfloat) self->harmonic_lift;
+  settings->speech_hold = (gfloat) self->speech_hold;
   settings->level_normalization = self->level_normalization;
   settings->hum_removal = self->hum_removal;
   settings->vad_threshold = (gfloat) self->vad_threshold;
@@ -481,6 +482,7 @@ apply_settings (GstRnnDenoisePad *pad, const StreamSettings *settings)
   dsp_processor_set_stationary_suppression (pad->processor,
       settings->stationary_suppression);
   dsp_processor_set_harmonic_lift (pad->processor, settings->harmonic_lift);
+  dsp_processor_set_speech_hold (pad->processor, settings->speech_hold);
   dsp_processor_set_level_normalization (pad->processor,
       settings->level_normalization);
   dsp_processor_set_hum_removal (pad->processor, settings->hum_removal);

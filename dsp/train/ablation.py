@@ -4,7 +4,7 @@
 ablation table.
 
     ablation.py FORWARD TESTDIR
-                NAME=MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT[@LEVEL[@HUM]]]]]]
+                NAME=MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT[@LEVEL[@HUM[@HOLD]]]]]]]
                 [...]
                 [--jobs J] [--rate 16000] [--gain-db G]
                 [--band-limit HZ [--band-limit-speech-only]]
@@ -13,8 +13,9 @@ FORWARD is the rnndenoise-forward tool; TESTDIR a test/ or test-real/
 folder written by synth.py (snrS/ subfolders, manifest.tsv). Every model
 denoises every mixture with the element's own processor (with the
 attenuation limit in dB, the speech protection, the stationary
-suppression, the harmonic lift, the level normalisation (0 or 1) and
-the hum removal (0 or 1) after @, the processor's defaults otherwise;
+suppression, the harmonic lift, the level normalisation (0 or 1), the
+hum removal (0 or 1) and the speech hold after @, the processor's
+defaults otherwise;
 output aligned with the input), and the mixtures are scored with the quality evaluation's
 metrics: mean ΔSI-SDR over −5…10 dB, STOI's change from the
 noisy input over −5…10 dB and at +20 dB, speech energy lost in
@@ -60,8 +61,8 @@ LOW_SNRS = (-5.0, 0.0, 5.0, 10.0)
 KINDS = ("hum", "babble", "room")
 # Settings rnndenoise-forward denoise takes after the model: attenuation
 # limit, speech protection, stationary suppression, harmonic lift, level
-# normalisation.
-MAX_SETTINGS = 6
+# normalisation, hum removal, speech hold.
+MAX_SETTINGS = 7
 
 
 def read(path):
@@ -94,7 +95,7 @@ def score(forward, model, testdir, stem, out, rate, gain_db=0.0,
           band_limit=None, speech_only=False):
     """Denoise one mixture at RATE, scaled by GAIN_DB, its speech (and,
     unless SPEECH_ONLY, its noise) low-passed at BAND_LIMIT Hz, with
-    MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT[@LEVEL[@HUM]]]]]] (the settings
+    MODEL[@LIMIT[@PROTECTION[@SUPPRESSION[@LIFT[@LEVEL[@HUM[@HOLD]]]]]]] (the settings
     go to rnndenoise-forward as they are); returns its figures."""
     base = os.path.join(testdir, stem)
     path, *settings = model.split("@")
@@ -153,7 +154,7 @@ def main():
     for spec in args.models:
         if "=" not in spec or spec.split("=", 1)[1].count("@") > MAX_SETTINGS:
             ap.error("%s: expected NAME=MODEL[@LIMIT[@PROTECTION"
-                     "[@SUPPRESSION[@LIFT[@LEVEL[@HUM]]]]]]" % spec)
+                     "[@SUPPRESSION[@LIFT[@LEVEL[@HUM[@HOLD]]]]]]]" % spec)
     if args.band_limit_speech_only and not args.band_limit:
         ap.error("--band-limit-speech-only needs --band-limit")
     if args.band_limit and not 0 < args.band_limit < metrics.RATE / 2:

@@ -7,7 +7,7 @@
  *                                 [STATIONARY_SUPPRESSION
  *                                  [HARMONIC_LIFT
  *                                   [LEVEL_NORMALIZATION
- *                                    [HUM_REMOVAL]]]]]]
+ *                                    [HUM_REMOVAL [SPEECH_HOLD]]]]]]]
  *
  * run: feeds the feature rows of a file written by rnndenoise-features
  * through dsp_model_forward(), each sequence from the zero state, batch 1,
@@ -21,8 +21,8 @@
  * denoise: runs a mono 48 kHz file (WAV or raw float32, as
  * rnndenoise-features reads them) through a DspProcessor with the given
  * attenuation limit, speech protection, stationary suppression, harmonic
- * lift, level normalisation (0 or 1) and hum removal (0 or 1) (the
- * processor's defaults when not given), drains its
+ * lift, level normalisation (0 or 1), hum removal (0 or 1) and speech
+ * hold (the processor's defaults when not given), drains its
  * tail and writes a mono 32-bit float WAV of the same length, aligned with
  * the input. It prints the mean VAD probability.
  */
@@ -244,6 +244,8 @@ run_denoise (DspModel *model, const gchar *in_path, const gchar *out_path,
     dsp_processor_set_level_normalization (proc, setting (settings[4]) != 0);
   if (given > 5)
     dsp_processor_set_hum_removal (proc, setting (settings[5]) != 0);
+  if (given > 6)
+    dsp_processor_set_speech_hold (proc, setting (settings[6]));
 
   /* Output sample i is input sample i; the drain gives the tail. */
   out = g_new0 (gfloat, n + dsp_processor_get_latency (proc));
@@ -269,14 +271,14 @@ main (int argc, char **argv)
   gboolean ok;
 
   if (argc < 5
-      || (argc != 5 && !(argc <= 11 && strcmp (argv[1], "denoise") == 0))
+      || (argc != 5 && !(argc <= 12 && strcmp (argv[1], "denoise") == 0))
       || (strcmp (argv[1], "run") != 0 && strcmp (argv[1], "denoise") != 0)) {
     fprintf (stderr,
         "usage: rnndenoise-forward run MODEL FEATURES OUT\n"
         "       rnndenoise-forward denoise MODEL IN OUT "
         "[ATTENUATION_LIMIT_DB [SPEECH_PROTECTION "
         "[STATIONARY_SUPPRESSION [HARMONIC_LIFT "
-        "[LEVEL_NORMALIZATION [HUM_REMOVAL]]]]]]\n");
+        "[LEVEL_NORMALIZATION [HUM_REMOVAL [SPEECH_HOLD]]]]]]]\n");
     return 2;
   }
   model = dsp_model_new_from_file (argv[2], &error);

@@ -371,6 +371,9 @@ static const struct
   { rnndenoise_set_harmonic_lift, -1.0f },
   { rnndenoise_set_harmonic_lift, NAN },
   { rnndenoise_set_harmonic_lift, INFINITY },
+  { rnndenoise_set_speech_hold, 1.5f },
+  { rnndenoise_set_speech_hold, -0.5f },
+  { rnndenoise_set_speech_hold, NAN },
 };
 
 START_TEST (test_errors)
@@ -423,14 +426,16 @@ START_TEST (test_errors)
   ck_assert_int_eq (rnndenoise_set_hum_removal (st, 1), RNNDENOISE_OK);
   ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, DSP_MAX_HARMONIC_LIFT),
       RNNDENOISE_OK);
+  ck_assert_int_eq (rnndenoise_set_speech_hold (st, 0.0f), RNNDENOISE_OK);
+  ck_assert_int_eq (rnndenoise_set_speech_hold (st, 1.0f), RNNDENOISE_OK);
   rnndenoise_free (st);
 }
 END_TEST
 
 /* Settings reach the processor: the same bits as DspProcessor with the
  * same attenuation limit, speech protection, stationary suppression,
- * harmonic lift, level normalisation (off), hum removal (off) and gate
- * (200 ms hold = 20 frames). */
+ * harmonic lift, speech hold, level normalisation (off), hum removal (off)
+ * and gate (200 ms hold = 20 frames). */
 START_TEST (test_settings)
 {
   gfloat *in = test_signal (N_SAMPLES, 1, 23);
@@ -445,6 +450,7 @@ START_TEST (test_settings)
   dsp_processor_set_speech_protection (proc, 0.5f);
   dsp_processor_set_stationary_suppression (proc, 3.0f);
   dsp_processor_set_harmonic_lift (proc, 2.0f);
+  dsp_processor_set_speech_hold (proc, 0.5f);
   dsp_processor_set_level_normalization (proc, FALSE);
   dsp_processor_set_hum_removal (proc, FALSE);
   dsp_processor_set_vad_gate (proc, 0.6f, 20);
@@ -454,6 +460,7 @@ START_TEST (test_settings)
   ck_assert_int_eq (rnndenoise_set_speech_protection (st, 0.5f), 0);
   ck_assert_int_eq (rnndenoise_set_stationary_suppression (st, 3.0f), 0);
   ck_assert_int_eq (rnndenoise_set_harmonic_lift (st, 2.0f), 0);
+  ck_assert_int_eq (rnndenoise_set_speech_hold (st, 0.5f), 0);
   ck_assert_int_eq (rnndenoise_set_level_normalization (st, 0), 0);
   ck_assert_int_eq (rnndenoise_set_hum_removal (st, 0), 0);
   ck_assert_int_eq (rnndenoise_set_vad_threshold (st, 0.6f), 0);

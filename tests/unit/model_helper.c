@@ -538,6 +538,41 @@ model_helper_bin_head_model (guint n_bins, gfloat bias, gsize *size)
   return data;
 }
 
+/**
+ * model_helper_vad_fixed_model:
+ * @rate: the model's sample rate.
+ * @vad_bias: the VAD output's bias.
+ * @size: (out): the file's length.
+ *
+ * A random model of feature layout 2 (seed 93) whose voice probability is
+ * sigmoid (@vad_bias) whatever it hears (its VAD weights zero): with +20
+ * every frame is speech, with -20 none is, and its band gains move with
+ * the input as a random network's do.
+ *
+ * Returns: (transfer full): the file's bytes.
+ */
+guint8 *
+model_helper_vad_fixed_model (guint rate, gfloat vad_bias, gsize *size)
+{
+  ModelHelperSpec spec;
+  GBytes *bytes;
+  guint8 *data;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 93);
+  g_assert (dsp_frame_config_init_layout (&spec.config, rate,
+      DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
+  spec.layers[0].input_size
+      = dsp_feature_layout_n_features (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
+          spec.config.n_bands);
+  spec.layers[3].output_size = spec.config.n_bands;
+  bytes = model_helper_build (&spec);
+  data = g_bytes_unref_to_data (bytes, size);
+  model_helper_fill_weights (data, 4, 0, spec.layers[4].input_size, 0.0f);
+  model_helper_fill_bias (data, 4, vad_bias);
+  model_helper_fix_size_and_checksum (data, *size);
+  return data;
+}
+
 /* Energy of @a - @b (@b NULL: of @a) over samples @from .. @to, in dB
  * relative to @ref's energy there: how far a processed signal is from
  * the one it should be, for the hum tests. */

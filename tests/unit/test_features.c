@@ -893,6 +893,44 @@ START_TEST (test_gains_keep_above_floor)
 }
 END_TEST
 
+/* The speech hold raises each bin to at least share times its gain in the
+ * frame before, over every bin of the frame (the top one too), and never
+ * lowers one; a share of 0 or NaN leaves the gains as they are, one above
+ * 1 acts as 1. */
+START_TEST (test_gains_hold)
+{
+  static const guint rates[] = { 48000, 16000 };
+  DspFrameConfig cfg;
+  g_autoptr (DspFeatures) feat = NULL;
+  gfloat before[DSP_MAX_BINS], gains[DSP_MAX_BINS], held[DSP_MAX_BINS];
+  guint n_bins, k;
+
+  model_helper_default_config (&cfg, rates[_i]);
+  feat = dsp_features_new (&cfg);
+  n_bins = dsp_frame_config_get_n_bins (&cfg);
+  for (k = 0; k < n_bins; k++) {
+    before[k] = (gfloat) ((k * 7) % 11) / 10.0f;
+    gains[k] = (gfloat) ((k * 3) % 13) / 12.0f;
+  }
+  memcpy (held, gains, sizeof (gfloat) * n_bins);
+  dsp_features_hold_gains (feat, before, 0.8f, held);
+  for (k = 0; k < n_bins; k++)
+    ck_assert_float_eq (held[k], MAX (gains[k], 0.8f * before[k]));
+  ck_assert_float_eq (held[n_bins - 1],
+      MAX (gains[n_bins - 1], 0.8f * before[n_bins - 1]));
+
+  memcpy (held, gains, sizeof (gfloat) * n_bins);
+  dsp_features_hold_gains (feat, before, 2.0f, held);
+  for (k = 0; k < n_bins; k++)
+    ck_assert_float_eq (held[k], MAX (gains[k], before[k]));
+
+  memcpy (held, gains, sizeof (gfloat) * n_bins);
+  dsp_features_hold_gains (feat, before, 0.0f, held);
+  dsp_features_hold_gains (feat, before, NAN, held);
+  ck_assert_int_eq (memcmp (held, gains, sizeof (gfloat) * n_bins), 0);
+}
+END_TEST
+
 static Suite *
 features_suite (void)
 {
@@ -932,6 +970,7 @@ features_suite (void)
   tcase_add_test (tc, test_gains_noise_floor_limit);
   tcase_add_loop_test (tc, test_gains_lift_peaks, 0, 2);
   tcase_add_loop_test (tc, test_gains_keep_above_floor, 0, 2);
+  tcase_add_loop_test (tc, test_gains_hold, 0, 2);
   suite_add_tcase (s, tc);
 
   return s;
