@@ -68,6 +68,27 @@ new_stream_harness (const gchar *caps)
   return h;
 }
 
+/* A harness on a fresh element whose properties are set (name, value
+ * pairs, NULL-terminated, as g_object_set() takes them) before it starts:
+ * those that change only in NULL and READY (model, low-latency) too. */
+GstHarness *
+new_harness_with (const gchar *caps, const gchar *first_property, ...)
+{
+  GstElement *element = gst_element_factory_make ("rnndenoise", NULL);
+  GstHarness *h;
+  va_list args;
+
+  /* The harness takes a reference of its own; ours (floating) goes. */
+  gst_object_ref_sink (element);
+  va_start (args, first_property);
+  g_object_set_valist (G_OBJECT (element), first_property, args);
+  va_end (args);
+  h = gst_harness_new_with_element (element, "sink", "src");
+  gst_object_unref (element);
+  gst_harness_set_src_caps_str (h, caps);
+  return h;
+}
+
 /* Pushes @n samples of @x in buffers of @chunk samples. */
 void
 push_signal (GstHarness *h, const gfloat *x, guint n, guint channels,

@@ -41,6 +41,9 @@ GstBuffer *f32_buffer (const gfloat *x, guint n, guint channels,
 
 GstHarness *new_stream_harness (const gchar *caps);
 
+GstHarness *new_harness_with (const gchar *caps, const gchar *first_property,
+    ...) G_GNUC_NULL_TERMINATED;
+
 void push_signal (GstHarness *h, const gfloat *x, guint n, guint channels,
     guint chunk, guint64 first_sample);
 

@@ -87,25 +87,6 @@ make_voiced_signal (guint n, guint32 seed)
   return x;
 }
 
-/* A mono harness on a fresh element that runs the model file @model_path
- * (NULL: the built-in models). */
-static GstHarness *
-model_harness (const gchar *model_path)
-{
-  GstElement *element;
-  GstHarness *h;
-
-  if (model_path == NULL)
-    return new_stream_harness (F32_CAPS (1));
-  element = gst_element_factory_make ("rnndenoise", NULL);
-  gst_object_ref_sink (element);
-  g_object_set (element, "model", model_path, NULL);
-  h = gst_harness_new_with_element (element, "sink", "src");
-  gst_object_unref (element);
-  gst_harness_set_src_caps_str (h, F32_CAPS (1));
-  return h;
-}
-
 /* A processor setting's property, on voiced syllables that every gain
  * setting changes: it has the processor's default, reaches the stream (the
  * output equals the processor's at that setting), 0 turns it off, and the
@@ -137,7 +118,9 @@ check_processor_property_on (const gchar *name, gdouble default_value,
 
     fail_unless (model != NULL);
     p = dsp_processor_new (model, 1, NULL);
-    h = model_harness (model_path);
+    h = model_path != NULL
+        ? new_harness_with (F32_CAPS (1), "model", model_path, NULL)
+        : new_stream_harness (F32_CAPS (1));
     g_object_set (h->element, name, amounts[k], NULL);
     push_signal (h, x, n, 1, HOP, 0);
     gst_harness_push_event (h, gst_event_new_eos ());
@@ -224,35 +207,44 @@ GST_START_TEST (test_stationary_suppression_property)
 
 GST_END_TEST;
 
-/* harmonic-lift: its range (0..DSP_MAX_HARMONIC_LIFT, which GObject
- * enforces), flags and a set/get round trip; then as above, on a voiced
- * signal it changes. */
-GST_START_TEST (test_harmonic_lift_property)
+/* A double property @name of the element: its range (0..@maximum, which
+ * GObject enforces), default, flags (controllable, changeable while
+ * playing) and set/get round trips at @middle, the maximum and 0. */
+static void
+check_double_pspec (const gchar *name, gdouble maximum, gdouble default_value,
+    gdouble middle)
 {
   GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
   GParamSpec *pspec
-      = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "harmonic-lift");
+      = g_object_class_find_property (G_OBJECT_GET_CLASS (e), name);
+  const gdouble values[] = { middle, maximum, 0.0 };
   GParamSpecDouble *range;
-  gdouble value = -1.0;
+  guint k;
 
-  fail_unless (pspec != NULL);
+  fail_unless (pspec != NULL, "no property %s", name);
   fail_unless (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_DOUBLE);
   range = G_PARAM_SPEC_DOUBLE (pspec);
   fail_unless_equals_float (range->minimum, 0.0);
-  fail_unless_equals_float (range->maximum, DSP_MAX_HARMONIC_LIFT);
-  fail_unless_equals_float (range->default_value, DSP_DEFAULT_HARMONIC_LIFT);
+  fail_unless_equals_float (range->maximum, maximum);
+  fail_unless_equals_float (range->default_value, default_value);
   fail_unless (pspec->flags & GST_PARAM_CONTROLLABLE);
   fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
-  g_object_set (e, "harmonic-lift", 1.25, NULL);
-  g_object_get (e, "harmonic-lift", &value, NULL);
-  fail_unless_equals_float (value, 1.25);
-  g_object_set (e, "harmonic-lift", DSP_MAX_HARMONIC_LIFT, NULL);
-  g_object_get (e, "harmonic-lift", &value, NULL);
-  fail_unless_equals_float (value, DSP_MAX_HARMONIC_LIFT);
-  g_object_set (e, "harmonic-lift", 0.0, NULL);
-  g_object_get (e, "harmonic-lift", &value, NULL);
-  fail_unless_equals_float (value, 0.0);
+  for (k = 0; k < G_N_ELEMENTS (values); k++) {
+    gdouble value = -1.0;
+
+    g_object_set (e, name, values[k], NULL);
+    g_object_get (e, name, &value, NULL);
+    fail_unless_equals_float (value, values[k]);
+  }
   gst_object_unref (e);
+}
+
+/* harmonic-lift: its range (0..DSP_MAX_HARMONIC_LIFT), flags and
+ * round trips; then as above, on a voiced signal it changes. */
+GST_START_TEST (test_harmonic_lift_property)
+{
+  check_double_pspec ("harmonic-lift", DSP_MAX_HARMONIC_LIFT,
+      DSP_DEFAULT_HARMONIC_LIFT, 1.25);
 
   check_processor_property ("harmonic-lift", DSP_DEFAULT_HARMONIC_LIFT,
       dsp_processor_set_harmonic_lift, DSP_MAX_HARMONIC_LIFT);
@@ -260,35 +252,18 @@ GST_START_TEST (test_harmonic_lift_property)
 
 GST_END_TEST;
 
-/* speech-hold: its range (0..1, which GObject enforces), flags and a
- * set/get round trip; then as above, with a model file whose network
- * hears speech in every frame (the hold acts only there; the built-in
- * model does not take the test's buzz for a voice). */
+/* speech-hold: its range (0..1), flags and round trips; then as above,
+ * with a model file whose network hears speech in every frame (the hold
+ * acts only there; the built-in model does not take the test's buzz for
+ * a voice). */
 GST_START_TEST (test_speech_hold_property)
 {
-  GstElement *e = gst_element_factory_make ("rnndenoise", NULL);
-  GParamSpec *pspec
-      = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "speech-hold");
-  GParamSpecDouble *range;
-  gdouble value = -1.0;
   gchar *path = NULL;
   guint8 *data;
   gsize size;
   gint fd;
 
-  fail_unless (pspec != NULL);
-  fail_unless (G_PARAM_SPEC_VALUE_TYPE (pspec) == G_TYPE_DOUBLE);
-  range = G_PARAM_SPEC_DOUBLE (pspec);
-  fail_unless_equals_float (range->minimum, 0.0);
-  fail_unless_equals_float (range->maximum, 1.0);
-  fail_unless_equals_float (range->default_value, DSP_DEFAULT_SPEECH_HOLD);
-  fail_unless (pspec->flags & GST_PARAM_CONTROLLABLE);
-  fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
-  g_object_set (e, "speech-hold", 0.5, NULL);
-  g_object_get (e, "speech-hold", &value, NULL);
-  fail_unless_equals_float (value, 0.5);
-  gst_object_unref (e);
-
+  check_double_pspec ("speech-hold", 1.0, DSP_DEFAULT_SPEECH_HOLD, 0.5);
   data = model_helper_vad_fixed_model (RATE, 20.0f, &size);
   fd = g_file_open_tmp ("rnndenoise-speaking-XXXXXX.rnnm", &path, NULL);
   fail_unless (fd >= 0);

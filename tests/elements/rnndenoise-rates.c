@@ -265,15 +265,8 @@ GST_END_TEST;
 static GstHarness *
 new_model_file_harness (const gchar *path, gboolean low_latency)
 {
-  GstElement *element = gst_element_factory_make ("rnndenoise", NULL);
-  GstHarness *h;
-
-  gst_object_ref_sink (element);
-  g_object_set (element, "model", path, "low-latency", low_latency, NULL);
-  h = gst_harness_new_with_element (element, "sink", "src");
-  gst_object_unref (element);
-  gst_harness_set_src_caps_str (h, F32_CAPS (2));
-  return h;
+  return new_harness_with (F32_CAPS (2), "model", path, "low-latency",
+      low_latency, NULL);
 }
 
 /* A model file whose network reads two frames ahead: the element takes its

@@ -95,16 +95,7 @@ GST_END_TEST;
 static GstHarness *
 new_low_latency_harness (void)
 {
-  GstElement *element = gst_element_factory_make ("rnndenoise", NULL);
-  GstHarness *h;
-
-  /* The harness takes a reference of its own; ours (floating) goes. */
-  gst_object_ref_sink (element);
-  g_object_set (element, "low-latency", TRUE, NULL);
-  h = gst_harness_new_with_element (element, "sink", "src");
-  gst_object_unref (element);
-  gst_harness_set_src_caps_str (h, F32_CAPS (1));
-  return h;
+  return new_harness_with (F32_CAPS (1), "low-latency", TRUE, NULL);
 }
 
 /* Input in whole 10 ms frames: 20 ms of latency reported and delivered

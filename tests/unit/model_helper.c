@@ -538,6 +538,36 @@ model_helper_bin_head_model (guint n_bins, gfloat bias, gsize *size)
   return data;
 }
 
+/* A random model of feature layout 2 (with a noise floor tracker) from
+ * @seed whose VAD weights are zero and its bias @vad_bias; with
+ * @fix_gains its gain weights too, their biases @gain_bias. */
+static guint8 *
+fixed_heads_model (guint rate, guint32 seed, gboolean fix_gains,
+    gfloat gain_bias, gfloat vad_bias, gsize *size)
+{
+  ModelHelperSpec spec;
+  GBytes *bytes;
+  guint8 *data;
+
+  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, seed);
+  g_assert (dsp_frame_config_init_layout (&spec.config, rate,
+      DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
+  spec.layers[0].input_size
+      = dsp_feature_layout_n_features (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
+          spec.config.n_bands);
+  spec.layers[3].output_size = spec.config.n_bands;
+  bytes = model_helper_build (&spec);
+  data = g_bytes_unref_to_data (bytes, size);
+  if (fix_gains) {
+    model_helper_fill_weights (data, 3, 0, spec.layers[3].input_size, 0.0f);
+    model_helper_fill_bias (data, 3, gain_bias);
+  }
+  model_helper_fill_weights (data, 4, 0, spec.layers[4].input_size, 0.0f);
+  model_helper_fill_bias (data, 4, vad_bias);
+  model_helper_fix_size_and_checksum (data, *size);
+  return data;
+}
+
 /**
  * model_helper_vad_fixed_model:
  * @rate: the model's sample rate.
@@ -554,23 +584,25 @@ model_helper_bin_head_model (guint n_bins, gfloat bias, gsize *size)
 guint8 *
 model_helper_vad_fixed_model (guint rate, gfloat vad_bias, gsize *size)
 {
-  ModelHelperSpec spec;
-  GBytes *bytes;
-  guint8 *data;
+  return fixed_heads_model (rate, 93, FALSE, 0.0f, vad_bias, size);
+}
 
-  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 93);
-  g_assert (dsp_frame_config_init_layout (&spec.config, rate,
-      DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
-  spec.layers[0].input_size
-      = dsp_feature_layout_n_features (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
-          spec.config.n_bands);
-  spec.layers[3].output_size = spec.config.n_bands;
-  bytes = model_helper_build (&spec);
-  data = g_bytes_unref_to_data (bytes, size);
-  model_helper_fill_weights (data, 4, 0, spec.layers[4].input_size, 0.0f);
-  model_helper_fill_bias (data, 4, vad_bias);
-  model_helper_fix_size_and_checksum (data, *size);
-  return data;
+/**
+ * model_helper_cutting_model:
+ * @rate: the model's sample rate.
+ * @vad_bias: the VAD output's bias.
+ * @size: (out): the file's length.
+ *
+ * A model of feature layout 2 (seed 91) whose network cuts every band
+ * (gains about e^-20: zero weights, bias -20) and whose voice probability
+ * is sigmoid (@vad_bias) whatever it hears.
+ *
+ * Returns: (transfer full): the file's bytes.
+ */
+guint8 *
+model_helper_cutting_model (guint rate, gfloat vad_bias, gsize *size)
+{
+  return fixed_heads_model (rate, 91, TRUE, -20.0f, vad_bias, size);
 }
 
 /* Energy of @a - @b (@b NULL: of @a) over samples @from .. @to, in dB

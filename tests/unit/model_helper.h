@@ -78,6 +78,8 @@ guint8 *model_helper_bin_head_model (guint n_bins, gfloat bias, gsize *size);
 
 guint8 *model_helper_vad_fixed_model (guint rate, gfloat vad_bias, gsize *size);
 
+guint8 *model_helper_cutting_model (guint rate, gfloat vad_bias, gsize *size);
+
 guint32 model_helper_get_u32 (const guint8 *data, gsize offset);
 
 void model_helper_put_u32 (guint8 *data, gsize offset, guint32 value);

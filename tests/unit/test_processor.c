@@ -1462,25 +1462,9 @@ END_TEST
 static DspModel *
 cutting_model (gfloat vad_bias)
 {
-  ModelHelperSpec spec;
-  GBytes *bytes;
-  guint8 *data;
   gsize size;
+  guint8 *data = model_helper_cutting_model (RATE, vad_bias, &size);
 
-  model_helper_spec_init_default (&spec, DSP_WEIGHT_F32, 91);
-  ck_assert (dsp_frame_config_init_layout (&spec.config, RATE,
-      DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2, NULL));
-  spec.layers[0].input_size
-      = dsp_feature_layout_n_features (DSP_FEATURE_LAYOUT_NOISE_FLOOR_V2,
-          spec.config.n_bands);
-  spec.layers[3].output_size = spec.config.n_bands;
-  bytes = model_helper_build (&spec);
-  data = g_bytes_unref_to_data (bytes, &size);
-  model_helper_fill_weights (data, 3, 0, spec.layers[3].input_size, 0.0f);
-  model_helper_fill_bias (data, 3, -20.0f);
-  model_helper_fill_weights (data, 4, 0, spec.layers[4].input_size, 0.0f);
-  model_helper_fill_bias (data, 4, vad_bias);
-  model_helper_fix_size_and_checksum (data, size);
   return model_from_data (data, size);
 }
 
