@@ -540,10 +540,10 @@ dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *power,
  * by at most 20 log10 (1 / @share) dB from one frame to the next, however
  * deep the network cuts, so a bin the network takes for noise for a frame
  * or two in the middle of a voice is only turned down, and a bin whose
- * voice has ended fades out over a few frames instead of at once. The
- * gains of @before are at most 1 (every gain the processor applies is), so
- * neither are the held ones. Keeps no state (the caller keeps @before),
- * never allocates.
+ * voice has ended fades out over a few frames instead of at once. Gains
+ * in @before of at most 1 (as every gain the processor applies) give held
+ * gains of at most 1; a NaN in @before holds nothing. Keeps no state (the
+ * caller keeps @before), never allocates.
  */
 void
 dsp_features_hold_gains (const DspFeatures *self, const gfloat *before,
@@ -558,8 +558,13 @@ dsp_features_hold_gains (const DspFeatures *self, const gfloat *before,
   if (!(share > 0.0f))
     return;
   share = MIN (share, 1.0f);
-  for (k = 0; k < self->n_bins; k++)
-    bin_gains[k] = MAX (bin_gains[k], share * before[k]);
+  for (k = 0; k < self->n_bins; k++) {
+    gfloat held = share * before[k];
+
+    /* Not MAX (): a NaN in @before must leave the gain as it is. */
+    if (held > bin_gains[k])
+      bin_gains[k] = held;
+  }
 }
 
 /**

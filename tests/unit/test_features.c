@@ -928,6 +928,12 @@ START_TEST (test_gains_hold)
   dsp_features_hold_gains (feat, before, 0.0f, held);
   dsp_features_hold_gains (feat, before, NAN, held);
   ck_assert_int_eq (memcmp (held, gains, sizeof (gfloat) * n_bins), 0);
+
+  /* A NaN in the frame before holds nothing. */
+  for (k = 0; k < n_bins; k++)
+    before[k] = NAN;
+  dsp_features_hold_gains (feat, before, 0.8f, held);
+  ck_assert_int_eq (memcmp (held, gains, sizeof (gfloat) * n_bins), 0);
 }
 END_TEST
 
