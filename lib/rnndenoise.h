@@ -172,7 +172,7 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * g (1 + p vad w (1 - g)), at most 1, w being how far the band's smoothed
  * level stands above its noise floor in tens of dB (0..2), so less of the
  * voice is taken away; 0 applies the network's gains as they are
- * (default: the one the model file names, as the element; 1.25 for both
+ * (default: the one the model file names, as the element; 1 for both
  * embedded models).
  * Stationary suppression, 0..4: each band's gain is held at or below
  * sqrt (1 - s F / S), but not below 0.2, F being the band's tracked noise

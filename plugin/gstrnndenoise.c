@@ -834,10 +834,10 @@ install_gain_properties (GObjectClass *gobject_class)
    * lifts what stationary-suppression cut in frames with speech.
    *
    * -1, the default, takes the value the model file names, the one its
-   * network was tuned with: 1.25 for both embedded models (the 48 kHz one
-   * named 1 before its last training step, the 16 kHz one 1 before its
-   * last two), and 1 for model files of format version 1, which name none
-   * (`rnndenoise-model info` prints it).
+   * network was tuned with: 1 for both embedded models (1.25 before
+   * speech-hold, which stands in for the rest), and 1 for model files of
+   * format version 1, which name none (`rnndenoise-model info` prints
+   * it).
    */
   g_object_class_install_property (gobject_class, PROP_SPEECH_PROTECTION,
       g_param_spec_double ("speech-protection", "Speech protection",
