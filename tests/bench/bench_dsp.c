@@ -312,6 +312,8 @@ typedef struct
   gfloat *scratch;
   gfloat *work; /* one spectrum: the gains stage must not compound */
   gfloat *pitch_spectrum;
+  gfloat *held;       /* one frame's bin gains: what the speech hold reads */
+  gfloat *hold_input; /* two frames' bin gains for the hold stage */
   DspLevel level;
   DspHum *hum;
 } StageData;
@@ -386,15 +388,17 @@ stage_network (gpointer data, guint f)
       d->hidden, 1, gains, &vad, d->scratch);
 }
 
-/* The processor's gain path at its defaults: the noise-floor limit, the
- * floor distances the speech protection weighs its lift by, the bins'
- * gains, the harmonic lift below 4 kHz and their application. */
+/* The processor's gain path at its defaults in a frame with speech (its
+ * dearest case): the noise-floor limit, the floor distances the speech
+ * protection weighs its lift by, the bins' gains, the harmonic lift below
+ * 4 kHz, the floor keep, the speech hold and their application. */
 static void
 stage_gains (gpointer data, guint f)
 {
   StageData *d = data;
   gfloat gains[DSP_MAX_BANDS], bin_gains[DSP_MAX_BINS];
   gfloat above[DSP_MAX_BANDS], power[DSP_MAX_BINS];
+  gboolean has_floor;
   guint b;
 
   for (b = 0; b < DSP_MAX_BANDS; b++)
@@ -403,7 +407,8 @@ stage_gains (gpointer data, guint f)
       sizeof (gfloat) * d->bins * 2);
   dsp_features_limit_to_noise_floor (d->feat,
       DSP_DEFAULT_STATIONARY_SUPPRESSION, gains);
-  if (dsp_features_smoothed_above_floor (d->feat, above)) {
+  has_floor = dsp_features_smoothed_above_floor (d->feat, above);
+  if (has_floor) {
     for (b = 0; b < d->n_bands; b++)
       gains[b] = MIN (gains[b]
               * (1.0f + 0.5f * MIN (above[b], 2.0f) * (1.0f - gains[b])),
@@ -413,7 +418,29 @@ stage_gains (gpointer data, guint f)
   dsp_features_low_bin_powers (d->feat, d->work, power);
   dsp_features_lift_peaks (d->feat, power, DSP_DEFAULT_HARMONIC_LIFT,
       bin_gains);
+  if (has_floor)
+    dsp_features_keep_above_floor (d->feat, power, above, bin_gains);
+  dsp_features_hold_gains (d->feat, d->held, DSP_DEFAULT_SPEECH_HOLD,
+      bin_gains);
+  memcpy (d->held, bin_gains, sizeof (gfloat) * d->bins);
   dsp_features_apply_gains (d->feat, bin_gains, 0.0f, d->work);
+}
+
+/* The speech hold alone, as the processor runs it in a frame with speech:
+ * each bin's gain held against the frame before's, which it then replaces.
+ * The gains alternate between two made-up frames (d->hold_input), so that
+ * about half the bins are held each time. */
+static void
+stage_hold (gpointer data, guint f)
+{
+  StageData *d = data;
+  gfloat bin_gains[DSP_MAX_BINS];
+
+  memcpy (bin_gains, d->hold_input + (gsize) (f % 2) * d->bins,
+      sizeof (gfloat) * d->bins);
+  dsp_features_hold_gains (d->feat, d->held, DSP_DEFAULT_SPEECH_HOLD,
+      bin_gains);
+  memcpy (d->held, bin_gains, sizeof (gfloat) * d->bins);
 }
 
 static void
@@ -477,6 +504,10 @@ bench_stages (const BenchModel *models, guint n_models, const gfloat *x,
   d.scratch = g_new0 (gfloat, scratch + 1);
   d.work = g_new0 (gfloat, d.bins * 2);
   d.pitch_spectrum = g_new0 (gfloat, d.bins * 2);
+  d.held = g_new0 (gfloat, d.bins);
+  d.hold_input = g_new (gfloat, (gsize) d.bins * 2);
+  for (k = 0; k < d.bins * 2; k++)
+    d.hold_input[k] = 0.05f + 0.009f * (gfloat) ((k * 7) % 101);
   d.pitch = cfg->feature_layout_id == DSP_FEATURE_LAYOUT_PITCH_V3
       ? dsp_pitch_new (cfg)
       : NULL;
@@ -503,6 +534,8 @@ bench_stages (const BenchModel *models, guint n_models, const gfloat *x,
   bench_network_kernels (&models[0], &d, state, n_frames);
   print_figure ("gains_ns_per_frame", time_stage (stage_gains, &d, n_frames),
       "ns");
+  print_figure ("hold_ns_per_frame", time_stage (stage_hold, &d, n_frames),
+      "ns");
   print_figure ("synthesis_ns_per_frame",
       time_stage (stage_synthesis, &d, n_frames), "ns");
 
@@ -511,6 +544,8 @@ bench_stages (const BenchModel *models, guint n_models, const gfloat *x,
   dsp_pitch_free (d.pitch);
   dsp_hum_free (d.hum);
   g_free (d.pitch_spectrum);
+  g_free (d.held);
+  g_free (d.hold_input);
   g_free (d.spectra);
   g_free (d.features);
   g_free (d.hidden);
