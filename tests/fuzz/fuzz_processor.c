@@ -7,7 +7,8 @@
  * and huge values, s16, special values, a speech-like signal), with or
  * without a side output, in place or not; reset; export into a bank of
  * four snapshots; import a bank entry, a mutated bank entry or raw input
- * bytes (either with its checksum resealed); drain; change the settings;
+ * bytes (either with its checksum resealed); drain; change any setting to
+ * any value (NaN and infinities included);
  * self-import; migrate A to B (or B to A) and compare. Checked after every
  * operation:
  * - process and drain outputs are always finite;
@@ -49,6 +50,21 @@
 #define BUDGET_HOPS 16
 #define MAX_CHANNELS 2
 
+/* Every setting of a processor, as the fuzzer last gave it (any float,
+ * NaN and infinities included: the setters must take them). */
+typedef struct
+{
+  gfloat attenuation_db;
+  gfloat vad_threshold;
+  guint vad_hold;
+  gfloat speech_protection;
+  gfloat stationary_suppression;
+  gfloat harmonic_lift;
+  gfloat speech_hold;
+  gboolean level_normalization;
+  gboolean hum_removal;
+} Settings;
+
 typedef struct
 {
   DspProcessor *proc;
@@ -71,9 +87,7 @@ typedef struct
   gboolean pending_finite;
 
   /* The settings, so that a migration can copy them. */
-  gfloat attenuation_db;
-  gfloat vad_threshold;
-  guint vad_hold;
+  Settings settings;
 
   RnnStateSlot *probe; /* owned; a plain slot of the same descriptor */
 } Stream;
@@ -137,6 +151,34 @@ max_abs (const gfloat *values, gsize n)
   return m;
 }
 
+/* A fresh processor's settings. */
+static void
+settings_init (Settings *settings, const DspModel *model)
+{
+  memset (settings, 0, sizeof (*settings));
+  settings->speech_protection = dsp_model_get_speech_protection (model);
+  settings->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
+  settings->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
+  settings->speech_hold = DSP_DEFAULT_SPEECH_HOLD;
+  settings->level_normalization = TRUE;
+  settings->hum_removal = TRUE;
+}
+
+static void
+settings_apply (const Settings *settings, DspProcessor *proc)
+{
+  dsp_processor_set_attenuation_limit (proc, settings->attenuation_db);
+  dsp_processor_set_vad_gate (proc, settings->vad_threshold,
+      settings->vad_hold);
+  dsp_processor_set_speech_protection (proc, settings->speech_protection);
+  dsp_processor_set_stationary_suppression (proc,
+      settings->stationary_suppression);
+  dsp_processor_set_harmonic_lift (proc, settings->harmonic_lift);
+  dsp_processor_set_speech_hold (proc, settings->speech_hold);
+  dsp_processor_set_level_normalization (proc, settings->level_normalization);
+  dsp_processor_set_hum_removal (proc, settings->hum_removal);
+}
+
 static void
 stream_init (Stream *s, guint model, guint channels)
 {
@@ -153,6 +195,7 @@ stream_init (Stream *s, guint model, guint channels)
   s->known = TRUE;
   s->finite = TRUE;
   s->counted = TRUE;
+  settings_init (&s->settings, fuzz_processor_model (model));
 }
 
 static void
@@ -543,11 +586,20 @@ op_drain (Run *run, Stream *s)
 static void
 op_settings (Run *run, Stream *s)
 {
-  s->attenuation_db = fuzz_input_f32 (&run->in);
-  s->vad_threshold = fuzz_input_u8 (&run->in) / 255.0f;
-  s->vad_hold = fuzz_input_u8 (&run->in);
-  dsp_processor_set_attenuation_limit (s->proc, s->attenuation_db);
-  dsp_processor_set_vad_gate (s->proc, s->vad_threshold, s->vad_hold);
+  Settings *settings = &s->settings;
+  guint8 flags;
+
+  settings->attenuation_db = fuzz_input_f32 (&run->in);
+  settings->vad_threshold = fuzz_input_u8 (&run->in) / 255.0f;
+  settings->vad_hold = fuzz_input_u8 (&run->in);
+  settings->speech_protection = fuzz_input_f32 (&run->in);
+  settings->stationary_suppression = fuzz_input_f32 (&run->in);
+  settings->harmonic_lift = fuzz_input_f32 (&run->in);
+  settings->speech_hold = fuzz_input_f32 (&run->in);
+  flags = fuzz_input_u8 (&run->in);
+  settings->level_normalization = (flags & 1) != 0;
+  settings->hum_removal = (flags & 2) != 0;
+  settings_apply (settings, s->proc);
 }
 
 /* k mutations of a bank entry: a byte xor (u16 at, u8 mask), or, when the
@@ -625,11 +677,8 @@ op_migrate (Run *run, Stream *from, Stream *to)
   if (!same || from->pending || n == 0)
     return;
 
-  to->attenuation_db = from->attenuation_db;
-  to->vad_threshold = from->vad_threshold;
-  to->vad_hold = from->vad_hold;
-  dsp_processor_set_attenuation_limit (to->proc, to->attenuation_db);
-  dsp_processor_set_vad_gate (to->proc, to->vad_threshold, to->vad_hold);
+  to->settings = from->settings;
+  settings_apply (&to->settings, to->proc);
 
   from->budget -= n;
   to->budget -= n;

@@ -509,6 +509,25 @@ put_process_synth (GByteArray *p, gboolean b, guint flags, guint16 n,
   put_u8 (p, seed);
 }
 
+/* SETTINGS: the attenuation limit, the VAD gate's threshold (/ 255) and
+ * hold, the speech protection, stationary suppression, harmonic lift and
+ * speech hold, then flags (bit 0 level normalisation, bit 1 hum removal). */
+static void
+put_settings (GByteArray *p, gfloat attenuation_db, guint8 vad_threshold,
+    guint8 vad_hold, gfloat protection, gfloat suppression, gfloat lift,
+    gfloat hold, guint8 flags)
+{
+  put_op (p, FUZZ_OP_SETTINGS, FALSE, 0);
+  put_f32 (p, attenuation_db);
+  put_u8 (p, vad_threshold);
+  put_u8 (p, vad_hold);
+  put_f32 (p, protection);
+  put_f32 (p, suppression);
+  put_f32 (p, lift);
+  put_f32 (p, hold);
+  put_u8 (p, flags);
+}
+
 /* Mutations of IMPORT_MUTANT: a byte xor, a run of a special value. */
 static void
 put_xor (GByteArray *p, guint16 at, guint8 mask)
@@ -689,12 +708,10 @@ make_processor_seeds (void)
   g_byte_array_append (p, (const guint8 *) "RNNS\1\0\0\0", 8);
   write_program ("seed-other-model", p);
 
-  /* VAD gate and attenuation limit. */
+  /* VAD gate and attenuation limit (the other settings near their
+   * defaults, level normalisation on, hum removal off). */
   p = program_new (FUZZ_CONFIG_STEREO);
-  put_op (p, FUZZ_OP_SETTINGS, FALSE, 0);
-  put_f32 (p, 12.0f);
-  put_u8 (p, 200);
-  put_u8 (p, 3);
+  put_settings (p, 12.0f, 200, 3, 1.5f, 0.5f, 1.0f, 0.9f, 1);
   put_process_synth (p, FALSE, 0, 1441, 80);
   put_process_synth (p, FALSE, 0, 1441, 0);
   put_op (p, FUZZ_OP_MIGRATE, FALSE, 0);
@@ -702,6 +719,19 @@ make_processor_seeds (void)
   put_u8 (p, FUZZ_SIGNAL_SYNTH);
   put_u8 (p, 81);
   write_program ("seed-settings-vad-gate", p);
+
+  /* Settings out of range: NaN, infinities, negative, too large; then
+   * back to in-range values mid-stream, and a migration. */
+  p = program_new (0);
+  put_settings (p, -INFINITY, 0, 0, NAN, INFINITY, -1.0f, 2.0f, 2);
+  put_process_synth (p, FALSE, 0, 1441, 80);
+  put_settings (p, NAN, 0, 255, 1e30f, -0.0f, NAN, NAN, 3);
+  put_process_synth (p, FALSE, 0, 961, 0);
+  put_op (p, FUZZ_OP_MIGRATE, FALSE, 0);
+  put_u16 (p, 1000);
+  put_u8 (p, FUZZ_SIGNAL_SYNTH);
+  put_u8 (p, 81);
+  write_program ("seed-settings-out-of-range", p);
 }
 
 int
