@@ -50,8 +50,9 @@
 #define BUDGET_HOPS 16
 #define MAX_CHANNELS 2
 
-/* Every setting of a processor, as the fuzzer last gave it (any float,
- * NaN and infinities included: the setters must take them). */
+/* Every setting of a processor: a fresh processor's (settings_init()),
+ * then as the fuzzer last gave them (any float, NaN and infinities
+ * included: the setters must take them). */
 typedef struct
 {
   gfloat attenuation_db;
