@@ -528,6 +528,17 @@ put_settings (GByteArray *p, gfloat attenuation_db, guint8 vad_threshold,
   put_u8 (p, flags);
 }
 
+/* MIGRATE from A to B, then @n samples of the synthetic signal @seed
+ * through both. */
+static void
+put_migrate_synth (GByteArray *p, guint16 n, guint8 seed)
+{
+  put_op (p, FUZZ_OP_MIGRATE, FALSE, 0);
+  put_u16 (p, n);
+  put_u8 (p, FUZZ_SIGNAL_SYNTH);
+  put_u8 (p, seed);
+}
+
 /* Mutations of IMPORT_MUTANT: a byte xor, a run of a special value. */
 static void
 put_xor (GByteArray *p, guint16 at, guint8 mask)
@@ -597,10 +608,7 @@ make_processor_seeds (void)
   /* 16 kHz int8 model, A to B and back. */
   p = program_new (FUZZ_CONFIG_MODEL_1);
   put_process_synth (p, FALSE, 0, 400, 30);
-  put_op (p, FUZZ_OP_MIGRATE, FALSE, 0);
-  put_u16 (p, 333);
-  put_u8 (p, FUZZ_SIGNAL_SYNTH);
-  put_u8 (p, 31);
+  put_migrate_synth (p, 333, 31);
   put_op (p, FUZZ_OP_MIGRATE, TRUE, 0);
   put_u16 (p, 481);
   put_u8 (p, FUZZ_SIGNAL_S16);
@@ -692,10 +700,7 @@ make_processor_seeds (void)
   put_op (p, FUZZ_OP_EXPORT, FALSE, 0);
   put_op (p, FUZZ_OP_IMPORT_BANK, TRUE, 0);
   put_u8 (p, 0);
-  put_op (p, FUZZ_OP_MIGRATE, FALSE, 0);
-  put_u16 (p, 10);
-  put_u8 (p, FUZZ_SIGNAL_SYNTH);
-  put_u8 (p, 71);
+  put_migrate_synth (p, 10, 71);
   write_program ("seed-other-channels", p);
 
   p = program_new (3 << FUZZ_CONFIG_B_SHIFT);
@@ -714,10 +719,7 @@ make_processor_seeds (void)
   put_settings (p, 12.0f, 200, 3, 1.5f, 0.5f, 1.0f, 0.9f, 1);
   put_process_synth (p, FALSE, 0, 1441, 80);
   put_process_synth (p, FALSE, 0, 1441, 0);
-  put_op (p, FUZZ_OP_MIGRATE, FALSE, 0);
-  put_u16 (p, 1000);
-  put_u8 (p, FUZZ_SIGNAL_SYNTH);
-  put_u8 (p, 81);
+  put_migrate_synth (p, 1000, 81);
   write_program ("seed-settings-vad-gate", p);
 
   /* Settings out of range: NaN, infinities, negative, too large; then
@@ -727,10 +729,7 @@ make_processor_seeds (void)
   put_process_synth (p, FALSE, 0, 1441, 80);
   put_settings (p, NAN, 0, 255, 1e30f, -0.0f, NAN, NAN, 3);
   put_process_synth (p, FALSE, 0, 961, 0);
-  put_op (p, FUZZ_OP_MIGRATE, FALSE, 0);
-  put_u16 (p, 1000);
-  put_u8 (p, FUZZ_SIGNAL_SYNTH);
-  put_u8 (p, 81);
+  put_migrate_synth (p, 1000, 81);
   write_program ("seed-settings-out-of-range", p);
 }
 
