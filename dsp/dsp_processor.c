@@ -82,15 +82,7 @@ struct _DspProcessor
   /* Streaming thread only. The objects below are working copies: they are
    * loaded from the slot at the start of each call and saved back at its
    * end, so the slot always holds the whole stream state. */
-  gfloat attenuation_limit_db;
-  gfloat speech_protection;      /* 0 = gains as the network gives them */
-  gfloat stationary_suppression; /* 0 = no limit from the noise floor */
-  gfloat harmonic_lift;          /* 0 = bins take their band's gain */
-  gfloat speech_hold;            /* 0 = gains fall as the network says */
-  gfloat vad_threshold;          /* 0 = no gate */
-  guint vad_hold_frames;
-  gboolean level_normalization; /* analyse at DSP_LEVEL_TARGET_DBFS */
-  gboolean hum_removal;         /* subtract the tracked mains hum */
+  DspProcessorSettings settings; /* as the setters left them */
   gfloat *gate_hold;      /* owned; channels; frames the gate stays open */
   DspLevel *level;        /* owned; channels; tracked even when not used */
   DspStft **stft;         /* owned, one per channel */
@@ -450,6 +442,7 @@ DspProcessor *
 dsp_processor_new (DspModel *model, guint channels, GError **error)
 {
   DspProcessor *self;
+  DspProcessorSettings settings;
   RnnStateDescriptor desc;
 
   g_return_val_if_fail (model != NULL, NULL);
@@ -468,12 +461,8 @@ dsp_processor_new (DspModel *model, guint channels, GError **error)
   self->lookahead = dsp_model_get_lookahead (model);
   self->n_inputs = dsp_model_get_n_inputs (model);
   self->state_size = dsp_model_state_size (model, channels);
-  self->speech_protection = dsp_model_get_speech_protection (model);
-  self->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
-  self->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
-  self->speech_hold = DSP_DEFAULT_SPEECH_HOLD;
-  self->level_normalization = TRUE;
-  self->hum_removal = TRUE;
+  dsp_processor_settings_init (&settings);
+  dsp_processor_apply_settings (self, &settings);
   allocate_working_memory (self);
 
   dsp_model_init_state_descriptor (model, channels, self->history_size, &desc);
@@ -741,8 +730,9 @@ dsp_processor_set_vad_gate (DspProcessor *self, gfloat threshold,
     guint hold_frames)
 {
   g_return_if_fail (self != NULL);
-  self->vad_threshold = CLAMP (threshold, 0.0f, 1.0f);
-  self->vad_hold_frames = hold_frames;
+  self->settings.vad_threshold
+      = isfinite (threshold) ? CLAMP (threshold, 0.0f, 1.0f) : 0.0f;
+  self->settings.vad_hold_frames = hold_frames;
 }
 
 /**
@@ -800,7 +790,7 @@ void
 dsp_processor_set_speech_protection (DspProcessor *self, gfloat amount)
 {
   g_return_if_fail (self != NULL);
-  self->speech_protection = isfinite (amount)
+  self->settings.speech_protection = isfinite (amount)
       ? CLAMP (amount, 0.0f, DSP_MAX_SPEECH_PROTECTION)
       : 0.0f;
 }
@@ -823,7 +813,7 @@ void
 dsp_processor_set_stationary_suppression (DspProcessor *self, gfloat amount)
 {
   g_return_if_fail (self != NULL);
-  self->stationary_suppression = isfinite (amount)
+  self->settings.stationary_suppression = isfinite (amount)
       ? CLAMP (amount, 0.0f, DSP_MAX_STATIONARY_SUPPRESSION)
       : 0.0f;
 }
@@ -849,7 +839,7 @@ void
 dsp_processor_set_harmonic_lift (DspProcessor *self, gfloat lift)
 {
   g_return_if_fail (self != NULL);
-  self->harmonic_lift
+  self->settings.harmonic_lift
       = isfinite (lift) ? CLAMP (lift, 0.0f, DSP_MAX_HARMONIC_LIFT) : 0.0f;
 }
 
@@ -872,7 +862,8 @@ void
 dsp_processor_set_speech_hold (DspProcessor *self, gfloat share)
 {
   g_return_if_fail (self != NULL);
-  self->speech_hold = isfinite (share) ? CLAMP (share, 0.0f, 1.0f) : 0.0f;
+  self->settings.speech_hold
+      = isfinite (share) ? CLAMP (share, 0.0f, 1.0f) : 0.0f;
 }
 
 /**
@@ -893,7 +884,7 @@ void
 dsp_processor_set_level_normalization (DspProcessor *self, gboolean enabled)
 {
   g_return_if_fail (self != NULL);
-  self->level_normalization = enabled != FALSE;
+  self->settings.level_normalization = enabled != FALSE;
 }
 
 /**
@@ -914,7 +905,76 @@ void
 dsp_processor_set_hum_removal (DspProcessor *self, gboolean enabled)
 {
   g_return_if_fail (self != NULL);
-  self->hum_removal = enabled != FALSE;
+  self->settings.hum_removal = enabled != FALSE;
+}
+
+/**
+ * dsp_processor_settings_init:
+ * @settings: (out): the settings to fill
+ *
+ * Fills @settings with a fresh processor's: no attenuation limit, the
+ * model's speech protection (DSP_SPEECH_PROTECTION_OF_MODEL), the
+ * DSP_DEFAULT_* values of the others and no VAD gate.
+ */
+void
+dsp_processor_settings_init (DspProcessorSettings *settings)
+{
+  g_return_if_fail (settings != NULL);
+  memset (settings, 0, sizeof (*settings));
+  settings->speech_protection = DSP_SPEECH_PROTECTION_OF_MODEL;
+  settings->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
+  settings->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
+  settings->speech_hold = DSP_DEFAULT_SPEECH_HOLD;
+  settings->level_normalization = DSP_DEFAULT_LEVEL_NORMALIZATION;
+  settings->hum_removal = DSP_DEFAULT_HUM_REMOVAL;
+}
+
+/**
+ * dsp_processor_apply_settings:
+ * @self: a processor
+ * @settings: every setting, any values (each setter clamps its own)
+ *
+ * Calls every setter with its value from @settings; a speech protection
+ * below 0 sets the model's own. Takes effect at the next frame. Call from
+ * the streaming thread.
+ */
+void
+dsp_processor_apply_settings (DspProcessor *self,
+    const DspProcessorSettings *settings)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (settings != NULL);
+  dsp_processor_set_attenuation_limit (self, settings->attenuation_limit_db);
+  dsp_processor_set_speech_protection (self,
+      settings->speech_protection < 0.0f
+          ? dsp_model_get_speech_protection (self->model)
+          : settings->speech_protection);
+  dsp_processor_set_stationary_suppression (self,
+      settings->stationary_suppression);
+  dsp_processor_set_harmonic_lift (self, settings->harmonic_lift);
+  dsp_processor_set_speech_hold (self, settings->speech_hold);
+  dsp_processor_set_level_normalization (self, settings->level_normalization);
+  dsp_processor_set_hum_removal (self, settings->hum_removal);
+  dsp_processor_set_vad_gate (self, settings->vad_threshold,
+      settings->vad_hold_frames);
+}
+
+/**
+ * dsp_processor_get_settings:
+ * @self: a processor
+ * @settings: (out): @self's settings as its setters left them (clamped, the
+ *   speech protection resolved); applied to another processor of the same
+ *   model, they give it the same ones
+ *
+ * Call from the streaming thread (or while it does not change them).
+ */
+void
+dsp_processor_get_settings (const DspProcessor *self,
+    DspProcessorSettings *settings)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (settings != NULL);
+  *settings = self->settings;
 }
 
 /**
@@ -928,7 +988,7 @@ void
 dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db)
 {
   g_return_if_fail (self != NULL);
-  self->attenuation_limit_db = MAX (db, 0.0f);
+  self->settings.attenuation_limit_db = MAX (db, 0.0f);
 }
 
 static gboolean
@@ -950,10 +1010,10 @@ gate_frame (DspProcessor *self, guint c, gfloat vad, gfloat *band_gains)
 {
   guint b;
 
-  if (self->vad_threshold <= 0.0f)
+  if (self->settings.vad_threshold <= 0.0f)
     return FALSE;
-  if (vad >= self->vad_threshold) {
-    self->gate_hold[c] = (gfloat) self->vad_hold_frames;
+  if (vad >= self->settings.vad_threshold) {
+    self->gate_hold[c] = (gfloat) self->settings.vad_hold_frames;
     return FALSE;
   }
   if (self->gate_hold[c] >= 1.0f) {
@@ -983,7 +1043,7 @@ static void
 protect_speech (const DspProcessor *self, const gfloat *above, gfloat vad,
     gfloat *gains)
 {
-  gfloat lift = self->speech_protection * vad;
+  gfloat lift = self->settings.speech_protection * vad;
   guint b;
 
   if (lift <= 0.0f)
@@ -1004,7 +1064,7 @@ static const gfloat *
 analysis_spectrum (DspProcessor *self, guint c, const gfloat *spectrum)
 {
   dsp_level_update (&self->level[c], self->in_frame + c * self->hop, self->hop);
-  if (!self->level_normalization)
+  if (!self->settings.level_normalization)
     return spectrum;
   dsp_level_scale_spectrum (&self->level[c], spectrum, self->n_bins,
       self->scaled);
@@ -1034,7 +1094,7 @@ analyze_frame (DspProcessor *self)
     dsp_stft_analyze (self->stft[c], in, spectrum);
     /* Before the features, so that the network hears what is left of
      * the hum, and the gains act on what is left of it. */
-    dsp_hum_process (self->hum[c], spectrum, self->hum_removal);
+    dsp_hum_process (self->hum[c], spectrum, self->settings.hum_removal);
     analysed = analysis_spectrum (self, c, spectrum);
     dsp_features_compute (self->features[c], analysed, row, energies);
     if (self->pitch != NULL) {
@@ -1122,8 +1182,8 @@ hold_gains_in_speech (DspProcessor *self, guint c, gboolean gated, gfloat vad)
   gfloat *held = held_gains_of (self, c);
 
   if (!gated && vad >= SPEECH_HOLD_MIN_VAD)
-    dsp_features_hold_gains (self->features[c], held, self->speech_hold,
-        self->bin_gains);
+    dsp_features_hold_gains (self->features[c], held,
+        self->settings.speech_hold, self->bin_gains);
   memcpy (held, self->bin_gains, self->n_bins * sizeof (gfloat));
 }
 
@@ -1136,7 +1196,7 @@ lift_low_bins (DspProcessor *self, guint c, const gfloat *spectrum,
 {
   dsp_features_low_bin_powers (self->features[c], spectrum, self->bin_power);
   dsp_features_lift_peaks (self->features[c], self->bin_power,
-      self->harmonic_lift, self->bin_gains);
+      self->settings.harmonic_lift, self->bin_gains);
   if (above != NULL && !gated && vad >= FLOOR_KEEP_MIN_VAD)
     dsp_features_keep_above_floor (self->features[c], self->bin_power, above,
         self->bin_gains);
@@ -1160,7 +1220,7 @@ apply_gains (DspProcessor *self, guint c, DspProcessorReport *report)
    * frames with speech. */
   if (above != NULL)
     dsp_features_limit_to_floor_distance (self->features[c], above,
-        self->stationary_suppression, band_gains);
+        self->settings.stationary_suppression, band_gains);
   protect_speech (self, above, vad, band_gains);
   gated = gate_frame (self, c, vad, band_gains);
   if (gated)
@@ -1171,11 +1231,11 @@ apply_gains (DspProcessor *self, guint c, DspProcessorReport *report)
    * network's. */
   if (!gated && dsp_model_get_n_bin_gains (self->model) > 0)
     correct_bin_gains (self, c);
-  if (self->harmonic_lift > 0.0f)
+  if (self->settings.harmonic_lift > 0.0f)
     lift_low_bins (self, c, spectrum, above, gated, vad);
   hold_gains_in_speech (self, c, gated, vad);
   dsp_features_apply_gains (self->features[c], self->bin_gains,
-      self->attenuation_limit_db, spectrum);
+      self->settings.attenuation_limit_db, spectrum);
   dsp_stft_synthesize (self->stft[c], spectrum,
       self->out_frame + c * self->hop);
   report->vad_max = MAX (report->vad_max, vad);

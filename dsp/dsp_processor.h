@@ -45,6 +45,47 @@ typedef struct _DspProcessor DspProcessor;
  * within a word"). */
 #define DSP_DEFAULT_SPEECH_HOLD 0.8f
 
+/* Level normalisation and hum removal are on at first (docs/model.md). */
+#define DSP_DEFAULT_LEVEL_NORMALIZATION TRUE
+#define DSP_DEFAULT_HUM_REMOVAL TRUE
+
+/* A speech protection below 0 in #DspProcessorSettings: the model's own
+ * (dsp_model_get_speech_protection()). */
+#define DSP_SPEECH_PROTECTION_OF_MODEL (-1.0f)
+
+/**
+ * DspProcessorSettings:
+ * @attenuation_limit_db: dsp_processor_set_attenuation_limit()
+ * @speech_protection: dsp_processor_set_speech_protection(); below 0
+ *   (DSP_SPEECH_PROTECTION_OF_MODEL): the model's own
+ * @stationary_suppression: dsp_processor_set_stationary_suppression()
+ * @harmonic_lift: dsp_processor_set_harmonic_lift()
+ * @speech_hold: dsp_processor_set_speech_hold()
+ * @level_normalization: dsp_processor_set_level_normalization()
+ * @hum_removal: dsp_processor_set_hum_removal()
+ * @vad_threshold: dsp_processor_set_vad_gate()'s threshold
+ * @vad_hold_frames: dsp_processor_set_vad_gate()'s hold
+ *
+ * Every setting of a processor, in one place: dsp_processor_settings_init()
+ * gives a fresh processor's, dsp_processor_apply_settings() sets them all
+ * at once and dsp_processor_get_settings() reads them back (as the setters
+ * left them: clamped, the speech protection resolved), so that a stream
+ * moved to another processor can take its settings along. None of them is
+ * stream state: they do not travel in snapshots.
+ */
+typedef struct
+{
+  gfloat attenuation_limit_db;
+  gfloat speech_protection;
+  gfloat stationary_suppression;
+  gfloat harmonic_lift;
+  gfloat speech_hold;
+  gboolean level_normalization;
+  gboolean hum_removal;
+  gfloat vad_threshold;
+  guint vad_hold_frames;
+} DspProcessorSettings;
+
 /**
  * DspProcessorReport:
  * @frames: frames completed in the call
@@ -111,6 +152,14 @@ gboolean dsp_processor_has_pending_import (DspProcessor *self);
 
 gboolean dsp_processor_take_pending_import (DspProcessor *self,
     DspProcessor *from, GError **error);
+
+void dsp_processor_settings_init (DspProcessorSettings *settings);
+
+void dsp_processor_apply_settings (DspProcessor *self,
+    const DspProcessorSettings *settings);
+
+void dsp_processor_get_settings (const DspProcessor *self,
+    DspProcessorSettings *settings);
 
 void dsp_processor_set_attenuation_limit (DspProcessor *self, gfloat db);
 

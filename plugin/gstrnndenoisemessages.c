@@ -44,8 +44,9 @@ gst_rnn_denoise_post_stats (GstRnnDenoise *self, GstRnnDenoisePad *pad,
       "duration", G_TYPE_UINT64, duration, "vad", G_TYPE_DOUBLE,
       (gdouble) MAX (st->vad_max, 0.0f), "vad-mean", G_TYPE_DOUBLE, vad_mean,
       "speech", G_TYPE_BOOLEAN,
-      st->vad_max
-          >= (settings->vad_threshold > 0.0f ? settings->vad_threshold : 0.5f),
+      st->vad_max >= (settings->dsp.vad_threshold > 0.0f
+              ? settings->dsp.vad_threshold
+              : 0.5f),
       "gated-frames", G_TYPE_UINT, st->gated_frames, "input-rms-db",
       G_TYPE_DOUBLE, in_db, "output-rms-db", G_TYPE_DOUBLE, out_db, NULL);
   gst_rnn_denoise_stats_reset (st);

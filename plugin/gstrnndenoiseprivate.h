@@ -96,17 +96,12 @@ struct _GstRnnDenoise
   guint next_sink_index; /* OBJECT_LOCK */
 };
 
-/* Settings the streaming thread copies once per buffer. */
+/* Settings the streaming thread copies once per buffer. @dsp's VAD hold
+ * in frames is left 0: it depends on the pad's rate, and @vad_hold is
+ * turned into frames where the settings are applied. */
 typedef struct
 {
-  gfloat attenuation_limit;
-  gfloat speech_protection;
-  gfloat stationary_suppression;
-  gfloat harmonic_lift;
-  gfloat speech_hold;
-  gboolean level_normalization;
-  gboolean hum_removal;
-  gfloat vad_threshold;
+  DspProcessorSettings dsp;
   GstClockTime vad_hold;
   gboolean reset_on_discont;
   gboolean post_messages;

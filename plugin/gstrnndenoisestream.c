@@ -66,15 +66,16 @@ read_settings (GstRnnDenoise *self, GstRnnDenoisePad *pad,
 {
   gdouble pad_limit, pad_threshold;
 
+  dsp_processor_settings_init (&settings->dsp);
   GST_OBJECT_LOCK (self);
-  settings->attenuation_limit = (gfloat) self->attenuation_limit;
-  settings->speech_protection = (gfloat) self->speech_protection;
-  settings->stationary_suppression = (gfloat) self->stationary_suppression;
-  settings->harmonic_lift = (gfloat) self->harmonic_lift;
-  settings->speech_hold = (gfloat) self->speech_hold;
-  settings->level_normalization = self->level_normalization;
-  settings->hum_removal = self->hum_removal;
-  settings->vad_threshold = (gfloat) self->vad_threshold;
+  settings->dsp.attenuation_limit_db = (gfloat) self->attenuation_limit;
+  settings->dsp.speech_protection = (gfloat) self->speech_protection;
+  settings->dsp.stationary_suppression = (gfloat) self->stationary_suppression;
+  settings->dsp.harmonic_lift = (gfloat) self->harmonic_lift;
+  settings->dsp.speech_hold = (gfloat) self->speech_hold;
+  settings->dsp.level_normalization = self->level_normalization;
+  settings->dsp.hum_removal = self->hum_removal;
+  settings->dsp.vad_threshold = (gfloat) self->vad_threshold;
   settings->vad_hold = self->vad_hold;
   settings->reset_on_discont = self->reset_on_discont;
   settings->post_messages = self->post_messages;
@@ -85,9 +86,9 @@ read_settings (GstRnnDenoise *self, GstRnnDenoisePad *pad,
   GST_OBJECT_UNLOCK (pad);
   GST_OBJECT_UNLOCK (self);
   if (pad_limit >= 0.0)
-    settings->attenuation_limit = (gfloat) pad_limit;
+    settings->dsp.attenuation_limit_db = (gfloat) pad_limit;
   if (pad_threshold >= 0.0)
-    settings->vad_threshold = (gfloat) pad_threshold;
+    settings->dsp.vad_threshold = (gfloat) pad_threshold;
 }
 
 static gfloat *
@@ -467,27 +468,16 @@ vad_hold_frames (GstRnnDenoisePad *pad, GstClockTime hold)
   return (guint) MIN ((samples + hop - 1) / hop, G_MAXUINT);
 }
 
+/* The speech-protection property's -1 (the model's own) is passed on as
+ * it is: the processor resolves it each time, so that going back to -1
+ * undoes an earlier value. */
 static void
 apply_settings (GstRnnDenoisePad *pad, const StreamSettings *settings)
 {
-  dsp_processor_set_attenuation_limit (pad->processor,
-      settings->attenuation_limit);
-  /* Below 0 is the model's own: set again each time, so that going back
-   * to -1 undoes an earlier value. */
-  dsp_processor_set_speech_protection (pad->processor,
-      settings->speech_protection >= 0.0f
-          ? settings->speech_protection
-          : dsp_model_get_speech_protection (
-              dsp_processor_get_model (pad->processor)));
-  dsp_processor_set_stationary_suppression (pad->processor,
-      settings->stationary_suppression);
-  dsp_processor_set_harmonic_lift (pad->processor, settings->harmonic_lift);
-  dsp_processor_set_speech_hold (pad->processor, settings->speech_hold);
-  dsp_processor_set_level_normalization (pad->processor,
-      settings->level_normalization);
-  dsp_processor_set_hum_removal (pad->processor, settings->hum_removal);
-  dsp_processor_set_vad_gate (pad->processor, settings->vad_threshold,
-      vad_hold_frames (pad, settings->vad_hold));
+  DspProcessorSettings dsp = settings->dsp;
+
+  dsp.vad_hold_frames = vad_hold_frames (pad, settings->vad_hold);
+  dsp_processor_apply_settings (pad->processor, &dsp);
 }
 
 /* Drains the stream before an event that ends it (EOS, STREAM_START, new

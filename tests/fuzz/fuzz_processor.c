@@ -50,22 +50,6 @@
 #define BUDGET_HOPS 16
 #define MAX_CHANNELS 2
 
-/* Every setting of a processor: a fresh processor's (settings_init()),
- * then as the fuzzer last gave them (any float, NaN and infinities
- * included: the setters must take them). */
-typedef struct
-{
-  gfloat attenuation_db;
-  gfloat vad_threshold;
-  guint vad_hold;
-  gfloat speech_protection;
-  gfloat stationary_suppression;
-  gfloat harmonic_lift;
-  gfloat speech_hold;
-  gboolean level_normalization;
-  gboolean hum_removal;
-} Settings;
-
 typedef struct
 {
   DspProcessor *proc;
@@ -86,9 +70,6 @@ typedef struct
   gboolean pending_known;
   guint pending_held;
   gboolean pending_finite;
-
-  /* The settings, so that a migration can copy them. */
-  Settings settings;
 
   RnnStateSlot *probe; /* owned; a plain slot of the same descriptor */
 } Stream;
@@ -152,34 +133,6 @@ max_abs (const gfloat *values, gsize n)
   return m;
 }
 
-/* A fresh processor's settings. */
-static void
-settings_init (Settings *settings, const DspModel *model)
-{
-  memset (settings, 0, sizeof (*settings));
-  settings->speech_protection = dsp_model_get_speech_protection (model);
-  settings->stationary_suppression = DSP_DEFAULT_STATIONARY_SUPPRESSION;
-  settings->harmonic_lift = DSP_DEFAULT_HARMONIC_LIFT;
-  settings->speech_hold = DSP_DEFAULT_SPEECH_HOLD;
-  settings->level_normalization = TRUE;
-  settings->hum_removal = TRUE;
-}
-
-static void
-settings_apply (const Settings *settings, DspProcessor *proc)
-{
-  dsp_processor_set_attenuation_limit (proc, settings->attenuation_db);
-  dsp_processor_set_vad_gate (proc, settings->vad_threshold,
-      settings->vad_hold);
-  dsp_processor_set_speech_protection (proc, settings->speech_protection);
-  dsp_processor_set_stationary_suppression (proc,
-      settings->stationary_suppression);
-  dsp_processor_set_harmonic_lift (proc, settings->harmonic_lift);
-  dsp_processor_set_speech_hold (proc, settings->speech_hold);
-  dsp_processor_set_level_normalization (proc, settings->level_normalization);
-  dsp_processor_set_hum_removal (proc, settings->hum_removal);
-}
-
 static void
 stream_init (Stream *s, guint model, guint channels)
 {
@@ -196,7 +149,6 @@ stream_init (Stream *s, guint model, guint channels)
   s->known = TRUE;
   s->finite = TRUE;
   s->counted = TRUE;
-  settings_init (&s->settings, fuzz_processor_model (model));
 }
 
 static void
@@ -584,23 +536,25 @@ op_drain (Run *run, Stream *s)
   g_free (before);
 }
 
+/* Any float for each setting, NaN and infinities included: the setters
+ * must take them. */
 static void
 op_settings (Run *run, Stream *s)
 {
-  Settings *settings = &s->settings;
+  DspProcessorSettings settings;
   guint8 flags;
 
-  settings->attenuation_db = fuzz_input_f32 (&run->in);
-  settings->vad_threshold = fuzz_input_u8 (&run->in) / 255.0f;
-  settings->vad_hold = fuzz_input_u8 (&run->in);
-  settings->speech_protection = fuzz_input_f32 (&run->in);
-  settings->stationary_suppression = fuzz_input_f32 (&run->in);
-  settings->harmonic_lift = fuzz_input_f32 (&run->in);
-  settings->speech_hold = fuzz_input_f32 (&run->in);
+  settings.attenuation_limit_db = fuzz_input_f32 (&run->in);
+  settings.vad_threshold = fuzz_input_u8 (&run->in) / 255.0f;
+  settings.vad_hold_frames = fuzz_input_u8 (&run->in);
+  settings.speech_protection = fuzz_input_f32 (&run->in);
+  settings.stationary_suppression = fuzz_input_f32 (&run->in);
+  settings.harmonic_lift = fuzz_input_f32 (&run->in);
+  settings.speech_hold = fuzz_input_f32 (&run->in);
   flags = fuzz_input_u8 (&run->in);
-  settings->level_normalization = (flags & 1) != 0;
-  settings->hum_removal = (flags & 2) != 0;
-  settings_apply (settings, s->proc);
+  settings.level_normalization = (flags & 1) != 0;
+  settings.hum_removal = (flags & 2) != 0;
+  dsp_processor_apply_settings (s->proc, &settings);
 }
 
 /* k mutations of a bank entry: a byte xor (u16 at, u8 mask), or, when the
@@ -658,6 +612,7 @@ static void
 op_migrate (Run *run, Stream *from, Stream *to)
 {
   DspProcessorReport report_from, report_to;
+  DspProcessorSettings settings;
   GBytes *bytes, *state_from, *state_to;
   gboolean same = same_shape (to, from->model, from->channels);
   BankEntry entry;
@@ -678,8 +633,10 @@ op_migrate (Run *run, Stream *from, Stream *to)
   if (!same || from->pending || n == 0)
     return;
 
-  to->settings = from->settings;
-  settings_apply (&to->settings, to->proc);
+  /* The settings as @from's setters left them: the comparison below also
+   * checks that reading them back and applying them loses nothing. */
+  dsp_processor_get_settings (from->proc, &settings);
+  dsp_processor_apply_settings (to->proc, &settings);
 
   from->budget -= n;
   to->budget -= n;

@@ -950,6 +950,176 @@ START_TEST (test_speech_protection_from_model)
 }
 END_TEST
 
+/* Settings other than a fresh processor's, in range. */
+static void
+other_settings (DspProcessorSettings *settings)
+{
+  dsp_processor_settings_init (settings);
+  settings->attenuation_limit_db = 9.0f;
+  settings->speech_protection = 0.4f;
+  settings->stationary_suppression = 2.5f;
+  settings->harmonic_lift = 1.5f;
+  settings->speech_hold = 0.3f;
+  settings->level_normalization = FALSE;
+  settings->hum_removal = FALSE;
+  settings->vad_threshold = 0.2f;
+  settings->vad_hold_frames = 3;
+}
+
+static void
+assert_settings_equal (const DspProcessorSettings *a,
+    const DspProcessorSettings *b)
+{
+  ck_assert_float_eq (a->attenuation_limit_db, b->attenuation_limit_db);
+  ck_assert_float_eq (a->speech_protection, b->speech_protection);
+  ck_assert_float_eq (a->stationary_suppression, b->stationary_suppression);
+  ck_assert_float_eq (a->harmonic_lift, b->harmonic_lift);
+  ck_assert_float_eq (a->speech_hold, b->speech_hold);
+  ck_assert_int_eq (a->level_normalization, b->level_normalization);
+  ck_assert_int_eq (a->hum_removal, b->hum_removal);
+  ck_assert_float_eq (a->vad_threshold, b->vad_threshold);
+  ck_assert_uint_eq (a->vad_hold_frames, b->vad_hold_frames);
+}
+
+/* The settings in one struct: a fresh processor has
+ * dsp_processor_settings_init()'s with the model's speech protection; what
+ * is applied reads back clamped, and -1 goes back to the model's own. */
+START_TEST (test_settings_read_back)
+{
+  DspModel *model = random_model_layout (2);
+  DspProcessor *p = dsp_processor_new (model, 1, NULL);
+  DspProcessorSettings defaults, read, wild;
+
+  dsp_processor_settings_init (&defaults);
+  ck_assert_float_eq (defaults.attenuation_limit_db, 0.0f);
+  ck_assert_float_lt (defaults.speech_protection, 0.0f);
+  ck_assert_float_eq (defaults.stationary_suppression,
+      DSP_DEFAULT_STATIONARY_SUPPRESSION);
+  ck_assert_float_eq (defaults.harmonic_lift, DSP_DEFAULT_HARMONIC_LIFT);
+  ck_assert_float_eq (defaults.speech_hold, DSP_DEFAULT_SPEECH_HOLD);
+  ck_assert (defaults.level_normalization && defaults.hum_removal);
+  ck_assert_float_eq (defaults.vad_threshold, 0.0f);
+
+  dsp_processor_get_settings (p, &read);
+  defaults.speech_protection = dsp_model_get_speech_protection (model);
+  assert_settings_equal (&read, &defaults);
+
+  wild.attenuation_limit_db = -5.0f;
+  wild.speech_protection = NAN;
+  wild.stationary_suppression = 1e30f;
+  wild.harmonic_lift = -INFINITY;
+  wild.speech_hold = 2.0f;
+  wild.level_normalization = 7;
+  wild.hum_removal = FALSE;
+  wild.vad_threshold = NAN;
+  wild.vad_hold_frames = 11;
+  dsp_processor_apply_settings (p, &wild);
+  dsp_processor_get_settings (p, &read);
+  ck_assert_float_eq (read.attenuation_limit_db, 0.0f);
+  ck_assert_float_eq (read.speech_protection, 0.0f);
+  ck_assert_float_eq (read.stationary_suppression,
+      DSP_MAX_STATIONARY_SUPPRESSION);
+  ck_assert_float_eq (read.harmonic_lift, 0.0f);
+  ck_assert_float_eq (read.speech_hold, 1.0f);
+  ck_assert_int_eq (read.level_normalization, TRUE);
+  ck_assert_int_eq (read.hum_removal, FALSE);
+  ck_assert_float_eq (read.vad_threshold, 0.0f);
+  ck_assert_uint_eq (read.vad_hold_frames, 11);
+
+  wild = read;
+  dsp_processor_apply_settings (p, &read);
+  dsp_processor_get_settings (p, &read);
+  assert_settings_equal (&read, &wild);
+
+  other_settings (&wild);
+  wild.speech_protection = DSP_SPEECH_PROTECTION_OF_MODEL;
+  dsp_processor_apply_settings (p, &wild);
+  dsp_processor_get_settings (p, &read);
+  ck_assert_float_eq (read.speech_protection,
+      dsp_model_get_speech_protection (model));
+
+  dsp_processor_free (p);
+  dsp_model_unref (model);
+}
+END_TEST
+
+/* dsp_processor_apply_settings() is the setters one by one: the same
+ * output over two buffers; a stream moved to a fresh processor with its
+ * settings read back continues bit-exactly, and without them it does not. */
+START_TEST (test_settings_apply_and_migrate)
+{
+  DspModel *model = random_model_layout (2);
+  DspProcessor *by_setters = dsp_processor_new (model, 1, NULL);
+  DspProcessor *by_struct = dsp_processor_new (model, 1, NULL);
+  DspProcessor *moved = dsp_processor_new (model, 1, NULL);
+  DspProcessor *moved_bare = dsp_processor_new (model, 1, NULL);
+  DspProcessorSettings settings;
+  guint half = 4 * HOP + 123, n = 2 * half;
+  gfloat *x = make_signal (n, 1, 71);
+  gfloat *a = g_new0 (gfloat, n), *b = g_new0 (gfloat, n);
+  gfloat *c = g_new0 (gfloat, n), *d = g_new0 (gfloat, n);
+  GBytes *state;
+  guint got;
+
+  other_settings (&settings);
+  dsp_processor_set_attenuation_limit (by_setters,
+      settings.attenuation_limit_db);
+  dsp_processor_set_speech_protection (by_setters, settings.speech_protection);
+  dsp_processor_set_stationary_suppression (by_setters,
+      settings.stationary_suppression);
+  dsp_processor_set_harmonic_lift (by_setters, settings.harmonic_lift);
+  dsp_processor_set_speech_hold (by_setters, settings.speech_hold);
+  dsp_processor_set_level_normalization (by_setters,
+      settings.level_normalization);
+  dsp_processor_set_hum_removal (by_setters, settings.hum_removal);
+  dsp_processor_set_vad_gate (by_setters, settings.vad_threshold,
+      settings.vad_hold_frames);
+  dsp_processor_apply_settings (by_struct, &settings);
+
+  got = dsp_processor_process (by_setters, x, a, half, NULL, NULL, 0, NULL);
+  ck_assert_uint_eq (dsp_processor_process (by_struct, x, b, half, NULL, NULL,
+                         0, NULL),
+      got);
+  assert_bits_equal (a, b, got);
+
+  state = dsp_processor_export (by_struct);
+  ck_assert (dsp_processor_import (moved, g_bytes_get_data (state, NULL),
+      g_bytes_get_size (state), NULL));
+  ck_assert (dsp_processor_import (moved_bare, g_bytes_get_data (state, NULL),
+      g_bytes_get_size (state), NULL));
+  g_bytes_unref (state);
+  dsp_processor_get_settings (by_struct, &settings);
+  dsp_processor_apply_settings (moved, &settings);
+
+  /* The second buffer: the one where a lost setting or state shows. */
+  got = dsp_processor_process (by_setters, x + half, a, half, NULL, NULL, 0,
+      NULL);
+  ck_assert_uint_eq (dsp_processor_process (by_struct, x + half, b, half, NULL,
+                         NULL, 0, NULL),
+      got);
+  ck_assert_uint_eq (dsp_processor_process (moved, x + half, c, half, NULL,
+                         NULL, 0, NULL),
+      got);
+  ck_assert_uint_eq (dsp_processor_process (moved_bare, x + half, d, half, NULL,
+                         NULL, 0, NULL),
+      got);
+  assert_bits_equal (a, b, got);
+  assert_bits_equal (b, c, got);
+  ck_assert (memcmp (c, d, got * sizeof (gfloat)) != 0);
+
+  g_free (a);
+  g_free (b);
+  g_free (c);
+  g_free (d);
+  g_free (x);
+  dsp_processor_free (by_setters);
+  dsp_processor_free (by_struct);
+  dsp_processor_free (moved);
+  dsp_processor_free (moved_bare);
+  dsp_model_unref (model);
+}
+END_TEST
+
 /* @n samples of the speech-like signal over a steady 100 Hz hum. */
 static gfloat *
 make_hum_signal (guint n)
@@ -2098,6 +2268,8 @@ processor_suite (void)
   tcase_add_test (tc, test_processor_keeps_model);
   tcase_add_test (tc, test_16k_model);
   tcase_add_test (tc, test_vad_gate);
+  tcase_add_test (tc, test_settings_read_back);
+  tcase_add_test (tc, test_settings_apply_and_migrate);
   tcase_add_test (tc, test_speech_protection);
   tcase_add_test (tc, test_speech_protection_from_model);
   tcase_add_test (tc, test_stationary_suppression);
