@@ -178,6 +178,9 @@
 # BAND_CROWD4_LRS48, BAND_CROWD4_LRS16 (once more, on one more fresh crowd
 # set, with a head of BAND_CROWD4_BINS bins; empty: none. "0.0001" at
 # each rate), BAND_CROWD4_BINS (160: 0-8 kHz),
+# BAND_CROWD5_LRS48, BAND_CROWD5_LRS16 (once more, on one more fresh crowd
+# set whose steady-noise pairs are learnt again at low SNR, with the head
+# of BAND_CROWD4_BINS bins; empty: none; none at either rate),
 # SHIPPED_PROTECTION (the speech protection the shipped files name in the
 # end, their networks unchanged: 1; empty: the last step's),
 # BAND_LATER_HEAD_EPOCHS (the frozen head
@@ -279,6 +282,8 @@ BAND_CROWD3_SPEECH_WEIGHT16=${BAND_CROWD3_SPEECH_WEIGHT16:-16}
 BAND_CROWD4_LRS48=${BAND_CROWD4_LRS48-0.0001}
 BAND_CROWD4_LRS16=${BAND_CROWD4_LRS16-0.0001}
 BAND_CROWD4_BINS=${BAND_CROWD4_BINS:-160}
+BAND_CROWD5_LRS48=${BAND_CROWD5_LRS48-}
+BAND_CROWD5_LRS16=${BAND_CROWD5_LRS16-}
 SHIPPED_PROTECTION=${SHIPPED_PROTECTION-1}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
@@ -852,6 +857,12 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # 80-bin head had not, and so did the same head (0-8 kHz) at 48 kHz, where
 # a third step with the 80-bin head had not (docs/model.md, "A bin-gain
 # head over the whole band at 16 kHz" and "A 160-bin head at 48 kHz").
+# BAND_CROWD5_LRS48 or BAND_CROWD5_LRS16 takes it once more on a seventh
+# (seed SEED + 22) whose pairs under steady noise at 0 dB SNR or more,
+# full-band and band-limited, are listed once more with their noise raised
+# to -5..3 dB SNR (lowsnr_variants.py): under steady noise at -5 dB the
+# network hears no voice in whole frames of a quiet speaker
+# (docs/model.md, "More quiet speech under steady noise").
 # The files
 # before each call's first step stay beside them as NAME-before-seedS (S
 # the call's set), and both are scored on the selection mixtures,
@@ -863,15 +874,18 @@ BAND_CROWD_SEED=$((SEED + 18))
 BAND_CROWD2_SEED=$((SEED + 19))
 BAND_CROWD3_SEED=$((SEED + 20))
 BAND_CROWD4_SEED=$((SEED + 21))
+BAND_CROWD5_SEED=$((SEED + 22))
 CROWD_SYNTH="--crowds --babble-share 0.1"
 band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   # ENERGY_WEIGHT LIMITS LAST_SHARE SET_SEED ADDED_SPEECH [PROTECTION
-  # [BINS [SYNTH_OPTIONS]]]; the steps are counted on in band_index (1
-  # before a model's first call); a PROTECTION is the speech protection the
-  # last step's file then names; BINS the bins the steps' heads correct
-  # (HEAD_BINS if empty; a head wider than its start's is averaged with
-  # the start's read as zero for the bins it lacks, average.py);
-  # SYNTH_OPTIONS more synth.py options for the set
+  # [BINS [SYNTH_OPTIONS [LOW_SNR]]]]; the steps are counted on in
+  # band_index (1 before a model's first call); a PROTECTION is the speech
+  # protection the last step's file then names; BINS the bins the steps'
+  # heads correct (HEAD_BINS if empty; a head wider than its start's is
+  # averaged with the start's read as zero for the bins it lacks,
+  # average.py); SYNTH_OPTIONS more synth.py options for the set; LOW_SNR
+  # yes: the set's steady-noise pairs once more at low SNR
+  # (lowsnr_variants.py)
   bins=${13:-$HEAD_BINS}
   extra_set "${10}" "$DATA/audio-seed${10}" "$FINETUNE_SPEED" \
       yes yes "$HEAD_MINUTES" "${11}" "${14:-}"
@@ -880,6 +894,11 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   $PY "$HERE/band_variants.py" "$list" "${list%.txt}-band$3.txt" \
       --seed "${10}" --rate "$3"
   cat "$list" "${list%.txt}-band$3.txt" > "${list%.txt}-mixband$3.txt"
+  if [ "${15:-no}" = yes ]; then
+    $PY "$HERE/lowsnr_variants.py" "$list" "${list%.txt}-lowsnr$3.txt" \
+        --also "${list%.txt}-band$3.txt" --seed "${10}"
+    cat "${list%.txt}-lowsnr$3.txt" >> "${list%.txt}-mixband$3.txt"
+  fi
   # shellcheck disable=SC2086 # $4 is a list of options
   "$FEATURES" $4 --level-normalization --bins "$bins" \
       "$2/train-band.bins" --list "${list%.txt}-mixband$3.txt" \
@@ -930,13 +949,14 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   fi
 }
 crowd_step () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
-  # ENERGY_WEIGHT LIMITS SET_SEED [BINS]: band_steps on a crowd set, with
-  # the crowd steps' share, protection, synth.py options and head
-  # (BAND_CROWD_BINS bins unless BINS); nothing where LRS is empty
+  # ENERGY_WEIGHT LIMITS SET_SEED [BINS [LOW_SNR]]: band_steps on a crowd
+  # set, with the crowd steps' share, protection, synth.py options and head
+  # (BAND_CROWD_BINS bins unless BINS), LOW_SNR as band_steps takes it;
+  # nothing where LRS is empty
   [ -n "$5" ] || return 0
   band_steps "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$BAND_CROWD_SHARE" \
       "$9" yes "$BAND_CROWD_PROTECTION" "${10:-$BAND_CROWD_BINS}" \
-      "$CROWD_SYNTH"
+      "$CROWD_SYNTH" "${11:-no}"
 }
 if [ "$HEAD_EPOCHS" -gt 0 ]; then
   with_head rnndenoise-48k "$FINAL" 48000 "$SPEECH_PROTECTION48" \
@@ -967,6 +987,9 @@ if [ "$HEAD_EPOCHS" -gt 0 ]; then
   crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
       "$BAND_CROWD4_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
       "4000 8000" "$BAND_CROWD4_SEED" "$BAND_CROWD4_BINS"
+  crowd_step rnndenoise-48k "$FINAL" 48000 "--layout $FINAL_LAYOUT" \
+      "$BAND_CROWD5_LRS48" "$LOOKAHEAD_SPEECH_WEIGHT48" "$ENERGY_WEIGHT48" \
+      "4000 8000" "$BAND_CROWD5_SEED" "$BAND_CROWD4_BINS" yes
 fi
 
 if [ "$EPOCHS16" -gt 0 ]; then
@@ -1129,6 +1152,10 @@ if [ "$EPOCHS16" -gt 0 ]; then
         "--layout $LAYOUT --rate 16000" "$BAND_CROWD4_LRS16" \
         "$BAND_CROWD3_SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
         "$BAND_CROWD4_SEED" "$BAND_CROWD4_BINS"
+    crowd_step rnndenoise-16k "$D16" 16000 \
+        "--layout $LAYOUT --rate 16000" "$BAND_CROWD5_LRS16" \
+        "$BAND_CROWD3_SPEECH_WEIGHT16" "$ENERGY_WEIGHT16" "3400 5512" \
+        "$BAND_CROWD5_SEED" "$BAND_CROWD4_BINS" yes
   fi
 fi
 

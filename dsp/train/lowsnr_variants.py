@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Write a features list that learns a set's quiet voices under steady noise.
+
+    lowsnr_variants.py LIST OUT_LIST [--also LIST2 ...] [--seed S]
+                       [--snr LOW HIGH] [--min-snr M]
+
+Every pair of LIST and of each LIST2 (lists of one synth.py training
+folder, e.g. its list.txt and the band_variants.py list beside it) whose
+noise is steady (STEADY_KINDS, or two of them joined by "+", as
+manifest.tsv names them) and whose SNR is M (0) dB or more appears once
+more in OUT_LIST, its noise gain (the fourth field) raised so that its SNR
+falls to a value drawn uniformly from LOW..HIGH (-5..3) dB; a band limit
+(the fifth field) stays. Under steady noise at -5 dB the network hears no
+voice in runs of whole frames of a quiet speaker and cuts them as deep as
+the noise (docs/model.md, "Holding the gains within a word"); the sets
+synth.py makes hold few such frames. rnndenoise-features applies the gain,
+so no audio is written. Paths stay relative to LIST's folder, so every
+list must be in it.
+"""
+
+import argparse
+import os
+
+import numpy as np
+
+import pairlist
+
+STEADY_KINDS = {"fan", "white", "brown", "pink", "hum", "room"}
+
+
+def read_manifest(folder):
+    """manifest.tsv's rows by mixture name."""
+    with open(os.path.join(folder, "manifest.tsv")) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        rows = [dict(zip(header, line.rstrip("\n").split("\t")))
+                for line in f if line.strip()]
+    return {row["name"]: row for row in rows}
+
+
+def mixture_name(clean_path):
+    """The manifest name of a pair from its clean file (NAME_clean.wav)."""
+    name = os.path.basename(clean_path)
+    if not name.endswith("_clean.wav"):
+        raise ValueError("%s: not a synth.py clean file" % clean_path)
+    return name[:-len("_clean.wav")]
+
+
+def is_steady(noise):
+    return set(noise.split("+")) <= STEADY_KINDS
+
+
+def low_snr_lines(pairs, manifest, rng, snr_range, min_snr):
+    """The copies of @pairs under steady noise at @min_snr dB or more, and
+    how many of them each noise kind gave."""
+    lines, kinds = [], {}
+    for fields in pairs:
+        row = manifest[mixture_name(fields[0])]
+        snr = float(row["snr"])
+        if not is_steady(row["noise"]) or snr < min_snr:
+            continue
+        gain = float(fields[3]) + snr - rng.uniform(*snr_range)
+        lines.append(" ".join(fields[:3] + ["%.1f" % gain] + fields[4:]))
+        kinds[row["noise"]] = kinds.get(row["noise"], 0) + 1
+    return lines, kinds
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("list")
+    ap.add_argument("out")
+    ap.add_argument("--also", action="append", default=[])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--snr", type=float, nargs=2, default=(-5.0, 3.0),
+                    metavar=("LOW", "HIGH"))
+    ap.add_argument("--min-snr", type=float, default=0.0)
+    args = ap.parse_args()
+    for path in [args.out] + args.also:
+        pairlist.require_beside(ap, args.list, path)
+    if args.snr[0] > args.snr[1]:
+        ap.error("--snr LOW HIGH: LOW above HIGH")
+
+    manifest = read_manifest(os.path.dirname(os.path.abspath(args.list)))
+    rng = np.random.default_rng(args.seed)
+    lines = []
+    for path in [args.list] + args.also:
+        pairs = pairlist.read_pairs(path)
+        try:
+            copies, kinds = low_snr_lines(pairs, manifest, rng, args.snr,
+                                          args.min_snr)
+        except (KeyError, ValueError) as e:
+            ap.error("%s: a pair not in manifest.tsv (%s)" % (path, e))
+        lines += copies
+        print("lowsnr_variants: %s: %d pairs -> %d copies (%s)"
+              % (os.path.basename(path), len(pairs), len(copies),
+                 ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
+    pairlist.write_lines(args.out, lines)
+    print("lowsnr_variants: %d sequences in %s" % (len(lines), args.out))
+
+
+if __name__ == "__main__":
+    main()
