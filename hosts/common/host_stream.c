@@ -9,16 +9,19 @@
  * callback: no allocation, no lock, no I/O.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "host_stream.h"
 
-/* An input control: its range, its value when the host leaves the port
- * unconnected, and the library setter it feeds. */
+/* An input control: its range (the library's, the VAD hold's top aside),
+ * its value when the host leaves the port unconnected, the library setter
+ * it feeds, and whether it is a switch (0 or 1, read from any float). */
 typedef struct
 {
   float lo, hi, fallback;
   int (*set) (RnnDenoise *st, float value);
+  int is_switch;
 } HostSetting;
 
 struct _HostStream
@@ -31,25 +34,43 @@ struct _HostStream
   unsigned block;     /* frames interleaved per library call */
 };
 
-/* The setter of the hum-removal port, an integer of 0..1, not a toggle:
- * GStreamer's LADSPA and LV2 bridges make a toggle a boolean property that
- * starts false, whatever default the port names, and so would turn
- * removal off; an integer port keeps its default of 1 there too. Anything
- * from 0.5 up counts as on. */
+/* The setters of the hum-removal and level-normalisation ports, integers
+ * of 0..1, not toggles: GStreamer's LADSPA and LV2 bridges make a toggle a
+ * boolean property that starts false, whatever default the port names,
+ * and so would turn them off; an integer port keeps its default of 1
+ * there too. Anything from 0.5 up counts as on. */
 static int
 set_hum_removal (RnnDenoise *st, float on)
 {
   return rnndenoise_set_hum_removal (st, on >= 0.5f);
 }
 
-/* The input controls, as both plugins name them. The VAD hold's top is
- * the plugin's (HostStream.vad_hold_max_ms), the 0 here a placeholder. */
+static int
+set_level_normalization (RnnDenoise *st, float on)
+{
+  return rnndenoise_set_level_normalization (st, on >= 0.5f);
+}
+
+/* The input controls, as both plugins name them, on the library's ranges
+ * (rnndenoise.h): a plugin's port may stop short of them (the LADSPA
+ * harmonic lift and speech hold, whose defaults must be fixed points of
+ * their ranges), but a value a host sends past the port's bounds still
+ * goes through when the library takes it. The VAD hold's top is the
+ * plugin's (HostStream.vad_hold_max_ms), the 0 here a placeholder. The
+ * speech protection falls back to NAN, which is never applied (see
+ * host_stream_apply()): the stream keeps the protection its model names
+ * (1 for both built-in models, the ports' default). */
 /* clang-format off */
 static const HostSetting settings[HOST_N_INPUT_CONTROLS] = {
-  [HOST_CONTROL_ATTENUATION_LIMIT] = { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit },
-  [HOST_CONTROL_VAD_THRESHOLD] = { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold },
-  [HOST_CONTROL_VAD_HOLD] = { 0.0f, 0.0f, 200.0f, rnndenoise_set_vad_hold },
-  [HOST_CONTROL_HUM_REMOVAL] = { 0.0f, 1.0f, 1.0f, set_hum_removal },
+  [HOST_CONTROL_ATTENUATION_LIMIT] = { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit, 0 },
+  [HOST_CONTROL_VAD_THRESHOLD] = { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold, 0 },
+  [HOST_CONTROL_VAD_HOLD] = { 0.0f, 0.0f, 200.0f, rnndenoise_set_vad_hold, 0 },
+  [HOST_CONTROL_HUM_REMOVAL] = { 0.0f, 1.0f, 1.0f, set_hum_removal, 1 },
+  [HOST_CONTROL_SPEECH_PROTECTION] = { 0.0f, 2.0f, NAN, rnndenoise_set_speech_protection, 0 },
+  [HOST_CONTROL_STATIONARY_SUPPRESSION] = { 0.0f, 4.0f, 1.0f, rnndenoise_set_stationary_suppression, 0 },
+  [HOST_CONTROL_HARMONIC_LIFT] = { 0.0f, 3.0f, 0.5f, rnndenoise_set_harmonic_lift, 0 },
+  [HOST_CONTROL_SPEECH_HOLD] = { 0.0f, 1.0f, 0.8f, rnndenoise_set_speech_hold, 0 },
+  [HOST_CONTROL_LEVEL_NORMALIZATION] = { 0.0f, 1.0f, 1.0f, set_level_normalization, 1 },
 };
 /* clang-format on */
 
@@ -129,9 +150,12 @@ host_stream_reset (HostStream *self)
 }
 
 /* Gives the stream the input controls that changed since the last call,
- * clamped to their ranges; @controls holds one port pointer per input
+ * clamped to their ranges (infinities too), so that no value a host sends
+ * makes a setter fail; @controls holds one port pointer per input
  * control, in HostControl's order, NULL for an unconnected port (its
- * fallback value then). */
+ * fallback value then). A NaN, which no clamp catches, leaves a switch
+ * off and any other control at the value last applied (the stream's
+ * default before any), as when the library was given it and refused it. */
 void
 host_stream_apply (HostStream *self, float *const *controls)
 {
@@ -143,6 +167,11 @@ host_stream_apply (HostStream *self, float *const *controls)
     s = &settings[i];
     hi = i == HOST_CONTROL_VAD_HOLD ? self->vad_hold_max_ms : s->hi;
     v = controls[i] != NULL ? *controls[i] : s->fallback;
+    if (isnan (v)) {
+      if (!s->is_switch)
+        continue;
+      v = s->lo;
+    }
     v = v < s->lo ? s->lo : v > hi ? hi : v;
     if (v != self->applied[i]) {
       s->set (self->st, v);

@@ -11,13 +11,19 @@
 /* The plugins' control ports as the stream sees them: the input controls
  * first (what host_stream_apply() reads, in this order), then the output
  * controls. A plugin maps its own port numbers onto these (its ports keep
- * the order they were added in, so that saved host sessions stay valid). */
+ * the order they were added in, so that saved host sessions stay valid);
+ * this order is the stream's own and may grow anywhere. */
 typedef enum
 {
   HOST_CONTROL_ATTENUATION_LIMIT,
   HOST_CONTROL_VAD_THRESHOLD,
   HOST_CONTROL_VAD_HOLD,
   HOST_CONTROL_HUM_REMOVAL,
+  HOST_CONTROL_SPEECH_PROTECTION,
+  HOST_CONTROL_STATIONARY_SUPPRESSION,
+  HOST_CONTROL_HARMONIC_LIFT,
+  HOST_CONTROL_SPEECH_HOLD,
+  HOST_CONTROL_LEVEL_NORMALIZATION,
   HOST_N_INPUT_CONTROLS,
   HOST_CONTROL_VAD = HOST_N_INPUT_CONTROLS,
   HOST_CONTROL_LATENCY,

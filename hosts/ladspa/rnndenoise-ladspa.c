@@ -17,8 +17,9 @@
 
 /* The port layout, mono: audio in, audio out, then the controls; stereo:
  * in L, in R, out L, out R, then the same controls. Ports added since the
- * first layout (VAD hold, hum removal) come last, so that the older ports
- * keep their numbers in saved host sessions. */
+ * first layout (VAD hold, hum removal, then the five quality controls)
+ * come last, so that the older ports keep their numbers in saved host
+ * sessions. */
 static const HostControl port_control[HOST_N_CONTROLS] = {
   HOST_CONTROL_ATTENUATION_LIMIT,
   HOST_CONTROL_VAD_THRESHOLD,
@@ -26,12 +27,27 @@ static const HostControl port_control[HOST_N_CONTROLS] = {
   HOST_CONTROL_LATENCY,
   HOST_CONTROL_VAD_HOLD,
   HOST_CONTROL_HUM_REMOVAL,
+  HOST_CONTROL_SPEECH_PROTECTION,
+  HOST_CONTROL_STATIONARY_SUPPRESSION,
+  HOST_CONTROL_HARMONIC_LIFT,
+  HOST_CONTROL_SPEECH_HOLD,
+  HOST_CONTROL_LEVEL_NORMALIZATION,
 };
 
 /* LADSPA can only name a default as a fixed point of the range: the low
  * one, a quarter of the way up, gives the library's 200 ms hold with an
  * 800 ms top (the LV2 port goes to 5000 ms). */
 #define VAD_HOLD_MAX_MS 800.0f
+
+/* The same game for the quality controls, whose defaults are the
+ * library's (rnndenoise.h). The harmonic lift's port stops at 2, not at
+ * the library's 3, so that the low point (0.75 lo + 0.25 hi) is its 0.5;
+ * the speech hold's starts at 0.2, not at 0 (off), so that the high point
+ * (0.25 lo + 0.75 hi) is its 0.8: a hold of 0.2 lets a gain fall 14 dB in
+ * one frame, which holds practically nothing. The speech protection's
+ * middle, 1, is what both built-in models name. */
+#define HARMONIC_LIFT_MAX 2.0f
+#define SPEECH_HOLD_MIN 0.2f
 
 typedef struct
 {
@@ -91,9 +107,16 @@ cleanup (LADSPA_Handle handle)
   free (self);
 }
 
-/* The hum removal port is an integer of 0..1 with default 1, not a toggle
- * (see host_stream.c). */
+/* The hum removal and level normalization ports are integers of 0..1 with
+ * default 1, not toggles (see host_stream.c). */
 /* clang-format off */
+#define CONTROL_NAMES \
+  "Attenuation limit (dB, 0 = none)", "VAD threshold", \
+  "VAD probability", "latency", \
+  "VAD hold (ms)", "Hum removal (0 = off, 1 = on)", \
+  "Speech protection (0..2)", "Stationary suppression (0..4)", \
+  "Harmonic lift (0..2)", "Speech hold (0.2..1)", \
+  "Level normalization (0 = off, 1 = on)"
 static const LADSPA_PortDescriptor mono_ports[] = {
   LADSPA_PORT_INPUT | LADSPA_PORT_AUDIO,
   LADSPA_PORT_OUTPUT | LADSPA_PORT_AUDIO,
@@ -103,12 +126,14 @@ static const LADSPA_PortDescriptor mono_ports[] = {
   LADSPA_PORT_OUTPUT | LADSPA_PORT_CONTROL,
   LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
   LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
 };
 static const char *const mono_names[] = {
-  "Input", "Output",
-  "Attenuation limit (dB, 0 = none)", "VAD threshold",
-  "VAD probability", "latency",
-  "VAD hold (ms)", "Hum removal (0 = off, 1 = on)",
+  "Input", "Output", CONTROL_NAMES,
 };
 static const LADSPA_PortDescriptor stereo_ports[] = {
   LADSPA_PORT_INPUT | LADSPA_PORT_AUDIO,
@@ -121,12 +146,14 @@ static const LADSPA_PortDescriptor stereo_ports[] = {
   LADSPA_PORT_OUTPUT | LADSPA_PORT_CONTROL,
   LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
   LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
+  LADSPA_PORT_INPUT | LADSPA_PORT_CONTROL,
 };
 static const char *const stereo_names[] = {
-  "Input L", "Input R", "Output L", "Output R",
-  "Attenuation limit (dB, 0 = none)", "VAD threshold",
-  "VAD probability", "latency",
-  "VAD hold (ms)", "Hum removal (0 = off, 1 = on)",
+  "Input L", "Input R", "Output L", "Output R", CONTROL_NAMES,
 };
 #define AUDIO_HINT { 0, 0.0f, 0.0f }
 #define CONTROL_HINTS \
@@ -139,6 +166,16 @@ static const char *const stereo_names[] = {
   { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
       | LADSPA_HINT_DEFAULT_LOW, 0.0f, VAD_HOLD_MAX_MS }, \
   { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
+      | LADSPA_HINT_INTEGER | LADSPA_HINT_DEFAULT_1, 0.0f, 1.0f }, \
+  { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
+      | LADSPA_HINT_DEFAULT_MIDDLE, 0.0f, 2.0f }, \
+  { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
+      | LADSPA_HINT_DEFAULT_1, 0.0f, 4.0f }, \
+  { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
+      | LADSPA_HINT_DEFAULT_LOW, 0.0f, HARMONIC_LIFT_MAX }, \
+  { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
+      | LADSPA_HINT_DEFAULT_HIGH, SPEECH_HOLD_MIN, 1.0f }, \
+  { LADSPA_HINT_BOUNDED_BELOW | LADSPA_HINT_BOUNDED_ABOVE \
       | LADSPA_HINT_INTEGER | LADSPA_HINT_DEFAULT_1, 0.0f, 1.0f }
 static const LADSPA_PortRangeHint mono_hints[] = {
   AUDIO_HINT, AUDIO_HINT, CONTROL_HINTS,
@@ -147,14 +184,21 @@ static const LADSPA_PortRangeHint stereo_hints[] = {
   AUDIO_HINT, AUDIO_HINT, AUDIO_HINT, AUDIO_HINT, CONTROL_HINTS,
 };
 
+#define N_PORTS(a) (sizeof a / sizeof a[0])
+_Static_assert (N_PORTS (mono_names) == N_PORTS (mono_ports)
+    && N_PORTS (mono_hints) == N_PORTS (mono_ports), "mono ports");
+_Static_assert (N_PORTS (stereo_names) == N_PORTS (stereo_ports)
+    && N_PORTS (stereo_hints) == N_PORTS (stereo_ports), "stereo ports");
+_Static_assert (N_PORTS (mono_ports) == 2 + HOST_N_CONTROLS, "controls");
+
 static const LADSPA_Descriptor descriptors[] = {
   { 9401, "rnndenoise_mono", LADSPA_PROPERTY_HARD_RT_CAPABLE,
     "rnndenoise speech denoiser (mono, 48 or 16 kHz)", "rnndenoise", "LGPL-2.1-or-later; model GPL-2.0-or-later",
-    8, mono_ports, mono_names, mono_hints, NULL,
+    N_PORTS (mono_ports), mono_ports, mono_names, mono_hints, NULL,
     instantiate, connect_port, activate, run, NULL, NULL, NULL, cleanup },
   { 9402, "rnndenoise_stereo", LADSPA_PROPERTY_HARD_RT_CAPABLE,
     "rnndenoise speech denoiser (stereo, 48 or 16 kHz)", "rnndenoise", "LGPL-2.1-or-later; model GPL-2.0-or-later",
-    10, stereo_ports, stereo_names, stereo_hints, NULL,
+    N_PORTS (stereo_ports), stereo_ports, stereo_names, stereo_hints, NULL,
     instantiate, connect_port, activate, run, NULL, NULL, NULL, cleanup },
 };
 /* clang-format on */

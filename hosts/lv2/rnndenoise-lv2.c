@@ -36,9 +36,9 @@
 #define MAX_BLOCK 16384
 
 /* The control ports in port order, after the 2 x channels audio ports
- * (rnndenoise.ttl), onto the stream's controls: the port added later (hum
- * removal) comes after the outputs, so that older ports keep their
- * indices. */
+ * (rnndenoise.ttl), onto the stream's controls: the ports added later (hum
+ * removal, then the five quality controls) come after the outputs, so
+ * that older ports keep their indices. */
 static const HostControl port_control[HOST_N_CONTROLS] = {
   HOST_CONTROL_ATTENUATION_LIMIT,
   HOST_CONTROL_VAD_THRESHOLD,
@@ -46,6 +46,11 @@ static const HostControl port_control[HOST_N_CONTROLS] = {
   HOST_CONTROL_VAD,
   HOST_CONTROL_LATENCY,
   HOST_CONTROL_HUM_REMOVAL,
+  HOST_CONTROL_SPEECH_PROTECTION,
+  HOST_CONTROL_STATIONARY_SUPPRESSION,
+  HOST_CONTROL_HARMONIC_LIFT,
+  HOST_CONTROL_SPEECH_HOLD,
+  HOST_CONTROL_LEVEL_NORMALIZATION,
 };
 
 /* The VAD hold port's top (rnndenoise.ttl's lv2:maximum). */

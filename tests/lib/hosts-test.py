@@ -8,6 +8,14 @@ at 48 kHz and at 16 kHz (each rate with its built-in model); the plugins
 refuse any other rate (applyplugin at 44100 Hz here). The input holds a
 mains hum, and the plugins' hum-removal port, switched off, must give the
 library's output with hum removal off, which differs from the default's.
+The quality controls (speech protection, stationary suppression, harmonic
+lift, speech hold, level normalization), all five away from their
+defaults at once, must give the library's output with those settings
+(mono, 48 kHz, applyplugin and lv2apply); at their defaults, which the
+GStreamer bridges take from the LADSPA hints and the LV2 ports, the
+library's defaults bit for bit. lv2info must show the LV2 ports: the
+older ones at their indices, the new ones with the library's ranges and
+defaults (test_host_ports.c checks the LADSPA descriptors).
 
 The library and the plugins delay the output by the latency (960 samples at
 48 kHz, 480 at 16 kHz, those first samples being silence); the element
@@ -37,6 +45,36 @@ LV2_URIS = {1: "urn:rnndenoise:lv2:mono", 2: "urn:rnndenoise:lv2:stereo"}
 # The latency port's index: after the 2 x channels audio ports and four
 # controls (hosts/lv2/rnndenoise.ttl); the hum-removal port comes after it.
 LV2_LATENCY_PORT = {1: 6, 2: 8}
+# The LV2 control ports after the audio ports, in index order: symbol, then
+# for the inputs (minimum, maximum, default). The ports up to hum_removal
+# are the earlier layouts' and keep their indices.
+LV2_CONTROLS = [
+    ("attenuation_limit", (0.0, 100.0, 0.0)),
+    ("vad_threshold", (0.0, 1.0, 0.0)),
+    ("vad_hold", (0.0, 5000.0, 200.0)),
+    ("vad", None),
+    ("latency", None),
+    ("hum_removal", (0.0, 1.0, 1.0)),
+    ("speech_protection", (0.0, 2.0, 1.0)),
+    ("stationary_suppression", (0.0, 4.0, 1.0)),
+    ("harmonic_lift", (0.0, 3.0, 0.5)),
+    ("speech_hold", (0.0, 1.0, 0.8)),
+    ("level_normalization", (0.0, 1.0, 1.0)),
+]
+# The LADSPA input controls at their defaults, in port order (what
+# applyplugin takes): attenuation limit, VAD threshold, VAD hold, hum
+# removal, speech protection, stationary suppression, harmonic lift,
+# speech hold, level normalization.
+LADSPA_DEFAULTS = ["0", "0", "200", "1", "1", "1", "0.5", "0.8", "1"]
+# The quality controls away from their defaults, within both plugins'
+# ports: LV2 symbol, LADSPA input control index, value, library setter.
+QUALITY = [
+    ("speech_protection", 4, "1.5", "rnndenoise_set_speech_protection"),
+    ("stationary_suppression", 5, "2.5", "rnndenoise_set_stationary_suppression"),
+    ("harmonic_lift", 6, "1.5", "rnndenoise_set_harmonic_lift"),
+    ("speech_hold", 7, "0.4", "rnndenoise_set_speech_hold"),
+    ("level_normalization", 8, "0", "rnndenoise_set_level_normalization"),
+]
 
 
 def signal(seed, f0, rate):
@@ -82,10 +120,11 @@ def read_wav(path):
     return fmt, channels, samples
 
 
-def library_output(lib, samples, channels, rate, hum_removal=True):
+def library_output(lib, samples, channels, rate, hum_removal=True, quality=False):
     """Float output of rnndenoise_process_float on samples / 32768, on the
     built-in model for @rate (the one the plugins must pick), with hum
-    removal on (the default) or off."""
+    removal on (the default) or off, and the QUALITY settings if
+    @quality."""
     n = len(samples) // channels
     buf = (ctypes.c_float * len(samples))(*[s / 32768.0 for s in samples])
     err = ctypes.c_int(0)
@@ -102,6 +141,9 @@ def library_output(lib, samples, channels, rate, hum_removal=True):
     assert lib.rnndenoise_get_latency(st) == LATENCIES[rate]
     if not hum_removal:
         assert lib.rnndenoise_set_hum_removal(st, 0) == 0
+    for _, _, value, setter in QUALITY if quality else ():
+        arg = ctypes.c_int(int(value)) if setter.endswith("normalization") else ctypes.c_float(float(value))
+        assert getattr(lib, setter)(st, arg) == 0, setter
     assert lib.rnndenoise_process_float(st, buf, buf, n) == n
     lib.rnndenoise_free(st)
     return list(buf)
@@ -174,12 +216,51 @@ def main():
             out = run(["lv2info", uri], env)
             assert ("Has latency:       yes, reported by port %d" % LV2_LATENCY_PORT[channels]
                     in out), out
+            check_lv2_ports(uri, out, channels)
 
         for rate in LATENCIES:
             test_rate(lib, env, tmp, gst_dirs, rate)
         test_refused(env, tmp, REFUSED_RATE)
     finally:
         shutil.rmtree(tmp)
+
+
+def lv2info_ports(out):
+    """lv2info's port sections: {index: {field: [values]}}."""
+    ports, port, field = {}, None, None
+    for line in out.splitlines():
+        if line.startswith("\tPort "):
+            port = ports.setdefault(int(line.split()[1].rstrip(":")), {})
+        elif port is not None and line.startswith("\t\t"):
+            key, _, value = line.strip().partition(":")
+            if line.startswith("\t\t ") or not value:
+                port.setdefault(field, []).append(line.strip())
+            else:
+                field = key
+                port.setdefault(field, []).append(value.strip())
+    return ports
+
+
+def check_lv2_ports(uri, out, channels):
+    """The control ports lv2info shows for @uri are LV2_CONTROLS, at their
+    indices after the audio ports; level_normalization, like hum_removal,
+    an integer and not a toggle (GStreamer's lv2 bridge would start a
+    toggle off)."""
+    ports = lv2info_ports(out)
+    assert len(ports) == 2 * channels + len(LV2_CONTROLS), sorted(ports)
+    for i, (symbol, inp) in enumerate(LV2_CONTROLS):
+        port = ports[2 * channels + i]
+        types = " ".join(port["Type"])
+        assert port["Symbol"] == [symbol], (i, port)
+        assert ("InputPort" in types) == (inp is not None), (symbol, types)
+        if inp is not None:
+            got = tuple(float(port[f][0]) for f in ("Minimum", "Maximum", "Default"))
+            assert got == inp, "%s: %s, expected %s" % (symbol, got, inp)
+        props = " ".join(port.get("Properties", []))
+        if symbol in ("hum_removal", "level_normalization"):
+            assert "#integer" in props and "#toggled" not in props, (symbol, props)
+    print("lv2info %s: ports %s" % (uri, ", ".join(
+        "%d %s" % (2 * channels + i, s) for i, (s, _) in enumerate(LV2_CONTROLS))))
 
 
 def make_inputs(tmp, rate):
@@ -210,13 +291,14 @@ def test_rate(lib, env, tmp, gst_dirs, rate):
         assert apart > 50.0, "hum removal changes the output by %.1f LSB only" % apart
 
     # LADSPA through applyplugin (16-bit files), mono and stereo; the
-    # plugin runs at the file's rate. Its input controls, in port order:
-    # attenuation limit, VAD threshold, VAD hold, hum removal.
+    # plugin runs at the file's rate. Its input controls in port order
+    # (LADSPA_DEFAULTS), the hum removal's at index 3.
     for channels, label in ((1, "rnndenoise_mono"), (2, "rnndenoise_stereo")):
         for hum, ref in (("1", refs), ("0", refs_off)):
             out_wav = os.path.join(tmp, "ladspa-%d-%d-%s.wav" % (channels, rate, hum))
-            run(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label,
-                 "0", "0", "200", hum], env)
+            controls = LADSPA_DEFAULTS[:3] + [hum] + LADSPA_DEFAULTS[4:]
+            run(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label]
+                + controls, env)
             compare_int16("applyplugin %s %d Hz, hum %s" % (label, rate, hum),
                           read_wav(out_wav)[2], ref[channels])
 
@@ -232,11 +314,35 @@ def test_rate(lib, env, tmp, gst_dirs, rate):
             compare_int16("lv2apply %s %d Hz, hum %s" % (LV2_URIS[channels], rate, hum),
                           got[2], ref[channels])
 
+    if rate == 48000:
+        test_quality(lib, env, tmp, wavs[1], samples[1], refs[1], rate)
+
     if gst_dirs and shutil.which("gst-launch-1.0"):
         for channels in (1, 2):
             gst_compare(env, tmp, gst_dirs, wavs[channels], refs[channels], channels, rate)
     else:
         print("GStreamer paths not tested: no plugin build or gst-launch-1.0")
+
+
+def test_quality(lib, env, tmp, wav, samples, ref_default, rate):
+    """The five quality controls away from their defaults (QUALITY) through
+    applyplugin and lv2apply, mono, against the library with the same
+    settings."""
+    ref = library_output(lib, samples, 1, rate, quality=True)
+    apart = max(abs(a - b) for a, b in zip(ref, ref_default)) * 32768.0
+    assert apart > 50.0, "the quality controls change the output by %.1f LSB only" % apart
+    print("the quality controls away from their defaults change the library's output "
+          "by up to %.0f LSB" % apart)
+    controls = list(LADSPA_DEFAULTS)
+    for _, index, value, _ in QUALITY:
+        controls[index] = value
+    out_wav = os.path.join(tmp, "ladspa-quality-%d.wav" % rate)
+    run(["applyplugin", wav, out_wav, "rnndenoise-ladspa", "rnndenoise_mono"] + controls, env)
+    compare_int16("applyplugin rnndenoise_mono %d Hz, quality" % rate, read_wav(out_wav)[2], ref)
+    out_wav = os.path.join(tmp, "lv2-quality-%d.wav" % rate)
+    args = [a for symbol, _, value, _ in QUALITY for a in ("-c", symbol, value)]
+    run(["lv2apply", "-i", wav, "-o", out_wav] + args + [LV2_URIS[1]], env)
+    compare_int16("lv2apply %s %d Hz, quality" % (LV2_URIS[1], rate), read_wav(out_wav)[2], ref)
 
 
 def test_refused(env, tmp, rate):
@@ -247,8 +353,8 @@ def test_refused(env, tmp, rate):
     wavs, _ = make_inputs(tmp, rate)
     for channels, label in ((1, "rnndenoise_mono"), (2, "rnndenoise_stereo")):
         out_wav = os.path.join(tmp, "ladspa-%d-%d.wav" % (channels, rate))
-        run_refused(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label,
-                     "0", "0", "200", "1"],
+        run_refused(["applyplugin", wavs[channels], out_wav, "rnndenoise-ladspa", label]
+                    + LADSPA_DEFAULTS,
                     env, "Failed to instantiate plugin")
         print("applyplugin %s %d Hz: refused" % (label, rate))
 

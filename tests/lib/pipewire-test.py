@@ -244,10 +244,12 @@ def compare_applyplugin(ladspa_dir, x, z, recorded):
                   array.array("h", (int(v * 32768.0) for v in x)))
         env = dict(os.environ, LADSPA_PATH=ladspa_dir)
         # The input controls as pipewire-test.conf sets them, in port order:
-        # attenuation limit, VAD threshold, VAD hold, hum removal.
+        # attenuation limit, VAD threshold, VAD hold, hum removal, speech
+        # protection, stationary suppression, harmonic lift, speech hold,
+        # level normalization.
         subprocess.run(["applyplugin", in_wav, out_wav, "rnndenoise-ladspa",
-                        "rnndenoise_mono", "0", "0", "200", "1"], env=env, check=True,
-                       capture_output=True)
+                        "rnndenoise_mono", "0", "0", "200", "1", "1", "1", "0.5", "0.8", "1"],
+                       env=env, check=True, capture_output=True)
         got = read_wav(out_wav)[z:z + len(recorded)]
         worst = max(abs(a - b) for a, b in zip(got, recorded)) * 32768.0
         print("applyplugin rnndenoise_mono on the same input: %d samples, largest "

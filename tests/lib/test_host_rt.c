@@ -1,9 +1,9 @@
 /* rnndenoise — the plugins' run callbacks allocate nothing: loads the
  * LADSPA and LV2 modules as a host does, and counts malloc, calloc,
  * realloc and free calls (replaced here) during 96000 samples of run()
- * calls in blocks of various sizes (gate and hum removal on), after
- * instantiate and activate, at 48000 and at 16000 Hz, where the latency
- * port must read 1440 and 480.
+ * calls in blocks of various sizes (gate and hum removal on, the quality
+ * controls away from their defaults), after instantiate and activate, at
+ * 48000 and at 16000 Hz, where the latency port must read 1440 and 480.
  * The stereo LV2 plugin runs both without host options (its fixed-size
  * steps) and with bufsz:maxBlockLength, whose interleave buffer
  * instantiate() must allocate. Both plugins must refuse rates without a
@@ -69,7 +69,24 @@ free (void *p)
 #define MAX_BLOCK 4096
 #define TOTAL 96000
 
-static float in[2][MAX_BLOCK], out[2][MAX_BLOCK], controls[8];
+/* The control ports: 6, then the 5 quality controls. */
+#define N_CONTROLS 11
+
+static float in[2][MAX_BLOCK], out[2][MAX_BLOCK], controls[N_CONTROLS];
+
+/* The quality controls' values, in port order after the first 6 controls
+ * in both plugins: speech protection, stationary suppression, harmonic
+ * lift, speech hold, level normalization. */
+static const float quality[N_CONTROLS - 6] = { 1.5f, 2.0f, 1.0f, 0.5f, 0.0f };
+
+static void
+set_quality (void)
+{
+  unsigned i;
+
+  for (i = 6; i < N_CONTROLS; i++)
+    controls[i] = quality[i - 6];
+}
 
 static const unsigned long blocks[] = { 64, 128, 256, 480, 1000, 4096, 1 };
 
@@ -155,6 +172,13 @@ test_ladspa_plugin (const Rate *r)
   printf ("LADSPA %s at %lu Hz: %ld allocations in instantiate()\n",
       ladspa_desc->Label, r->rate, n_allocs);
 
+  if (ladspa_desc->PortCount
+      != 2 * (ladspa_desc->UniqueID == 9401 ? 1 : 2) + N_CONTROLS) {
+    printf ("LADSPA %s: %lu ports\n", ladspa_desc->Label,
+        ladspa_desc->PortCount);
+    ladspa_desc->cleanup (h);
+    return 1;
+  }
   for (p = 0; p < ladspa_desc->PortCount; p++) {
     LADSPA_PortDescriptor d = ladspa_desc->PortDescriptors[p];
     if (LADSPA_IS_PORT_AUDIO (d))
@@ -169,6 +193,7 @@ test_ladspa_plugin (const Rate *r)
   controls[3] = -1.0f;  /* latency: run() must write it */
   controls[4] = 100.0f; /* VAD hold */
   controls[5] = 1.0f;   /* hum removal */
+  set_quality ();
   ladspa_desc->activate (h);
   n = count_run (ladspa_run, h);
   printf ("LADSPA %s at %lu Hz: %ld allocations in run() over %d samples, "
@@ -276,13 +301,14 @@ test_lv2_plugin (const Rate *r, uint32_t channels, int32_t max_block)
     lv2_desc->connect_port (h, channels + p, out[p]);
   }
   /* In port order (hosts/lv2/rnndenoise.ttl). */
-  for (p = 0; p < 6; p++)
+  for (p = 0; p < N_CONTROLS; p++)
     lv2_desc->connect_port (h, 2 * channels + p, &controls[p]);
   controls[0] = 20.0f;  /* attenuation limit */
   controls[1] = 0.5f;   /* VAD threshold */
   controls[2] = 100.0f; /* VAD hold */
   controls[4] = -1.0f;  /* latency: run() must write it */
   controls[5] = 1.0f;   /* hum removal */
+  set_quality ();
   lv2_desc->activate (h);
   n = count_run (lv2_run, h);
   printf ("LV2 %s at %lu Hz", lv2_desc->URI, r->rate);
