@@ -56,6 +56,7 @@ from scipy.signal import resample_poly
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "quality"))
 import metrics  # noqa: E402
+import pairlist  # noqa: E402
 
 LOW_SNRS = (-5.0, 0.0, 5.0, 10.0)
 KINDS = ("hum", "babble", "room")
@@ -82,13 +83,8 @@ def back_to_48k(x, rate):
 
 def mixtures(testdir):
     """(stem, snr, noise kind) of every mixture in the manifest."""
-    rows = []
-    with open(os.path.join(testdir, "manifest.tsv")) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            r = dict(zip(header, line.rstrip("\n").split("\t")))
-            rows.append((r["name"], float(r["snr"]), r["noise"]))
-    return rows
+    return [(r["name"], float(r["snr"]), r["noise"]) for r in
+            pairlist.read_manifest(os.path.join(testdir, "manifest.tsv"))]
 
 
 def score(forward, model, testdir, stem, out, rate, gain_db=0.0,

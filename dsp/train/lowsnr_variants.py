@@ -29,15 +29,6 @@ import pairlist
 STEADY_KINDS = {"fan", "white", "brown", "pink", "hum", "room"}
 
 
-def read_manifest(folder):
-    """manifest.tsv's rows by mixture name."""
-    with open(os.path.join(folder, "manifest.tsv")) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        rows = [dict(zip(header, line.rstrip("\n").split("\t")))
-                for line in f if line.strip()]
-    return {row["name"]: row for row in rows}
-
-
 def mixture_name(clean_path):
     """The manifest name of a pair from its clean file (NAME_clean.wav)."""
     name = os.path.basename(clean_path)
@@ -80,7 +71,9 @@ def main():
     if args.snr[0] > args.snr[1]:
         ap.error("--snr LOW HIGH: LOW above HIGH")
 
-    manifest = read_manifest(os.path.dirname(os.path.abspath(args.list)))
+    folder = os.path.dirname(os.path.abspath(args.list))
+    manifest = {row["name"]: row for row in
+                pairlist.read_manifest(os.path.join(folder, "manifest.tsv"))}
     rng = np.random.default_rng(args.seed)
     lines = []
     for path in [args.list] + args.also:

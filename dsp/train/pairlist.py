@@ -3,7 +3,8 @@
 line, "CLEAN NOISE [BANDWIDTH_HZ [NOISE_GAIN_DB [BAND_LIMIT_HZ]]]", paths
 relative to the list's folder; empty lines and '#' lines skipped. Shared by
 the scripts that list a set's pairs again with other fields
-(snr_variants.py, band_variants.py)."""
+(snr_variants.py, band_variants.py, lowsnr_variants.py), with the reader of
+the manifest.tsv synth.py writes beside them."""
 
 import os
 
@@ -24,6 +25,14 @@ def read_pairs(path):
                 if line.strip() and not line.startswith("#")]
     return [r[:2] + [r[2] if len(r) > 2 else "-",
                      r[3] if len(r) > 3 else "0"] + r[4:] for r in rows]
+
+
+def read_manifest(path):
+    """The rows of a manifest.tsv, in order, each a dict by column name."""
+    with open(path) as f:
+        header = f.readline().rstrip("\n").split("\t")
+        return [dict(zip(header, line.rstrip("\n").split("\t")))
+                for line in f if line.strip()]
 
 
 def write_lines(path, lines):

@@ -74,6 +74,7 @@ import numpy as np
 import torch
 
 import featfile
+import pairlist
 from net import DenoiseNet, load_checkpoint
 
 RESIDUAL_WEIGHT = 0.5
@@ -364,11 +365,8 @@ def real_sequences(manifest):
     (None if there are none, or no manifest)."""
     if manifest is None:
         return None
-    with open(manifest) as f:
-        header = f.readline().rstrip("\n").split("\t")
-        col = header.index("voices")
-        rows = [line.rstrip("\n").split("\t") for line in f]
-    real = {k for k, r in enumerate(rows) if r[col].startswith("real:")}
+    rows = pairlist.read_manifest(manifest)
+    real = {k for k, r in enumerate(rows) if r["voices"].startswith("real:")}
     return real or None
 
 
