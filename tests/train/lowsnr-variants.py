@@ -10,7 +10,8 @@ below and above 0 dB), its list and a band-limited list with a gain and a
 limit of their own. Only the steady-noise pairs at 0 dB or more are
 copied, from both lists, each with its other fields and a gain that puts
 its SNR inside -5..3 dB; the same seed gives the same list, another seed
-other gains; a list elsewhere and a pair the manifest lacks are refused.
+other gains; --min-band-limit keeps the band-limited pairs below it
+out and nothing else; a list elsewhere and a pair the manifest lacks are refused.
 """
 
 import os
@@ -86,6 +87,14 @@ def main():
         check(read_rows(os.path.join(folder, "again.txt")) == rows
               and read_rows(os.path.join(folder, "other.txt")) != rows,
               "the seed alone decides the gains")
+        run(folder, "at-limit.txt", "--seed", "5", "--min-band-limit", "4000")
+        run(folder, "above.txt", "--seed", "5", "--min-band-limit", "4001")
+        above = read_rows(os.path.join(folder, "above.txt"))
+        check(read_rows(os.path.join(folder, "at-limit.txt")) == rows
+              and above == plain,
+              "--min-band-limit drops the copies of pairs band-limited "
+              "below it only (%d of %d kept above 4 kHz)"
+              % (len(above), len(rows)))
         proc = run(folder, os.path.join("sub", "x.txt"))
         check(proc.returncode == 2 and "same folder" in proc.stderr,
               "a list written elsewhere is refused")
