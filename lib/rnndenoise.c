@@ -19,8 +19,6 @@
 /* Samples per channel converted per step of the int16 path. */
 #define INT16_BLOCK 512
 
-#define DEFAULT_VAD_HOLD_MS 200.0f
-
 /* An RnnDenoiseModel is a DspModel: same object, same reference count. */
 #define DSP_MODEL(m) ((DspModel *) (m))
 
@@ -197,7 +195,7 @@ rnndenoise_new (RnnDenoiseModel *model, int channels, int *error)
   st->hop = dsp_processor_get_hop (processor);
   st->latency = dsp_processor_get_latency (processor);
   st->block = g_new0 (gfloat, (gsize) INT16_BLOCK * st->channels);
-  st->vad_hold_ms = DEFAULT_VAD_HOLD_MS;
+  st->vad_hold_ms = RNNDENOISE_DEFAULT_VAD_HOLD_MS;
   apply_vad_gate (st);
   set_code (error, RNNDENOISE_OK);
   return st;
@@ -326,7 +324,8 @@ rnndenoise_set_attenuation_limit (RnnDenoise *st, float db)
 int
 rnndenoise_set_speech_protection (RnnDenoise *st, float amount)
 {
-  if (st == NULL || !(amount >= 0.0f && amount <= DSP_MAX_SPEECH_PROTECTION))
+  if (st == NULL
+      || !(amount >= 0.0f && amount <= RNNDENOISE_MAX_SPEECH_PROTECTION))
     return RNNDENOISE_ERROR_INVALID_ARGUMENT;
   dsp_processor_set_speech_protection (st->processor, amount);
   return RNNDENOISE_OK;
@@ -336,7 +335,7 @@ int
 rnndenoise_set_stationary_suppression (RnnDenoise *st, float amount)
 {
   if (st == NULL
-      || !(amount >= 0.0f && amount <= DSP_MAX_STATIONARY_SUPPRESSION))
+      || !(amount >= 0.0f && amount <= RNNDENOISE_MAX_STATIONARY_SUPPRESSION))
     return RNNDENOISE_ERROR_INVALID_ARGUMENT;
   dsp_processor_set_stationary_suppression (st->processor, amount);
   return RNNDENOISE_OK;
@@ -345,7 +344,7 @@ rnndenoise_set_stationary_suppression (RnnDenoise *st, float amount)
 int
 rnndenoise_set_harmonic_lift (RnnDenoise *st, float lift)
 {
-  if (st == NULL || !(lift >= 0.0f && lift <= DSP_MAX_HARMONIC_LIFT))
+  if (st == NULL || !(lift >= 0.0f && lift <= RNNDENOISE_MAX_HARMONIC_LIFT))
     return RNNDENOISE_ERROR_INVALID_ARGUMENT;
   dsp_processor_set_harmonic_lift (st->processor, lift);
   return RNNDENOISE_OK;

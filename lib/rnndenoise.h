@@ -206,7 +206,18 @@ RNNDENOISE_API void rnndenoise_reset (RnnDenoise *st);
  * subtracts steady mains hum (harmonics of 50 or 60 Hz up to 1 kHz) from
  * each channel's spectrum before the network hears it, so the voice under
  * it keeps its level; the canceller follows the hum either way and its
- * state is part of the snapshot. */
+ * state is part of the snapshot.
+ * For hosts that offer these settings as controls, the tops of their
+ * ranges and their defaults are the constants below (a setter refuses a
+ * value outside its range). */
+#define RNNDENOISE_MAX_SPEECH_PROTECTION 2.0f
+#define RNNDENOISE_DEFAULT_STATIONARY_SUPPRESSION 1.0f
+#define RNNDENOISE_MAX_STATIONARY_SUPPRESSION 4.0f
+#define RNNDENOISE_DEFAULT_HARMONIC_LIFT 0.5f
+#define RNNDENOISE_MAX_HARMONIC_LIFT 3.0f
+#define RNNDENOISE_DEFAULT_SPEECH_HOLD 0.8f
+#define RNNDENOISE_DEFAULT_VAD_HOLD_MS 200.0f
+
 RNNDENOISE_API int rnndenoise_set_attenuation_limit (RnnDenoise *st, float db);
 RNNDENOISE_API int rnndenoise_set_speech_protection (RnnDenoise *st,
     float amount);

@@ -64,12 +64,12 @@ set_level_normalization (RnnDenoise *st, float on)
 static const HostSetting settings[HOST_N_INPUT_CONTROLS] = {
   [HOST_CONTROL_ATTENUATION_LIMIT] = { 0.0f, 100.0f, 0.0f, rnndenoise_set_attenuation_limit, 0 },
   [HOST_CONTROL_VAD_THRESHOLD] = { 0.0f, 1.0f, 0.0f, rnndenoise_set_vad_threshold, 0 },
-  [HOST_CONTROL_VAD_HOLD] = { 0.0f, 0.0f, 200.0f, rnndenoise_set_vad_hold, 0 },
+  [HOST_CONTROL_VAD_HOLD] = { 0.0f, 0.0f, RNNDENOISE_DEFAULT_VAD_HOLD_MS, rnndenoise_set_vad_hold, 0 },
   [HOST_CONTROL_HUM_REMOVAL] = { 0.0f, 1.0f, 1.0f, set_hum_removal, 1 },
-  [HOST_CONTROL_SPEECH_PROTECTION] = { 0.0f, 2.0f, NAN, rnndenoise_set_speech_protection, 0 },
-  [HOST_CONTROL_STATIONARY_SUPPRESSION] = { 0.0f, 4.0f, 1.0f, rnndenoise_set_stationary_suppression, 0 },
-  [HOST_CONTROL_HARMONIC_LIFT] = { 0.0f, 3.0f, 0.5f, rnndenoise_set_harmonic_lift, 0 },
-  [HOST_CONTROL_SPEECH_HOLD] = { 0.0f, 1.0f, 0.8f, rnndenoise_set_speech_hold, 0 },
+  [HOST_CONTROL_SPEECH_PROTECTION] = { 0.0f, RNNDENOISE_MAX_SPEECH_PROTECTION, NAN, rnndenoise_set_speech_protection, 0 },
+  [HOST_CONTROL_STATIONARY_SUPPRESSION] = { 0.0f, RNNDENOISE_MAX_STATIONARY_SUPPRESSION, RNNDENOISE_DEFAULT_STATIONARY_SUPPRESSION, rnndenoise_set_stationary_suppression, 0 },
+  [HOST_CONTROL_HARMONIC_LIFT] = { 0.0f, RNNDENOISE_MAX_HARMONIC_LIFT, RNNDENOISE_DEFAULT_HARMONIC_LIFT, rnndenoise_set_harmonic_lift, 0 },
+  [HOST_CONTROL_SPEECH_HOLD] = { 0.0f, 1.0f, RNNDENOISE_DEFAULT_SPEECH_HOLD, rnndenoise_set_speech_hold, 0 },
   [HOST_CONTROL_LEVEL_NORMALIZATION] = { 0.0f, 1.0f, 1.0f, set_level_normalization, 1 },
 };
 /* clang-format on */

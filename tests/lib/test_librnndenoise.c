@@ -432,6 +432,44 @@ START_TEST (test_errors)
 }
 END_TEST
 
+/* The public ranges and defaults are the processor's: a host that builds
+ * its controls from rnndenoise.h offers what the library does. Each top is
+ * taken, the next float above it refused. */
+START_TEST (test_public_ranges)
+{
+  RnnDenoise *st = rnndenoise_new (NULL, 1, NULL);
+
+  ck_assert (RNNDENOISE_MAX_SPEECH_PROTECTION == DSP_MAX_SPEECH_PROTECTION);
+  ck_assert (
+      RNNDENOISE_MAX_STATIONARY_SUPPRESSION == DSP_MAX_STATIONARY_SUPPRESSION);
+  ck_assert (RNNDENOISE_MAX_HARMONIC_LIFT == DSP_MAX_HARMONIC_LIFT);
+  ck_assert (RNNDENOISE_DEFAULT_STATIONARY_SUPPRESSION
+      == DSP_DEFAULT_STATIONARY_SUPPRESSION);
+  ck_assert (RNNDENOISE_DEFAULT_HARMONIC_LIFT == DSP_DEFAULT_HARMONIC_LIFT);
+  ck_assert (RNNDENOISE_DEFAULT_SPEECH_HOLD == DSP_DEFAULT_SPEECH_HOLD);
+  ck_assert_int_eq (rnndenoise_set_speech_protection (st,
+                        RNNDENOISE_MAX_SPEECH_PROTECTION),
+      RNNDENOISE_OK);
+  ck_assert_int_eq (rnndenoise_set_speech_protection (st,
+                        nextafterf (RNNDENOISE_MAX_SPEECH_PROTECTION, 10.0f)),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_stationary_suppression (st,
+                        RNNDENOISE_MAX_STATIONARY_SUPPRESSION),
+      RNNDENOISE_OK);
+  ck_assert_int_eq (rnndenoise_set_stationary_suppression (st,
+                        nextafterf (RNNDENOISE_MAX_STATIONARY_SUPPRESSION,
+                            10.0f)),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st,
+                        RNNDENOISE_MAX_HARMONIC_LIFT),
+      RNNDENOISE_OK);
+  ck_assert_int_eq (rnndenoise_set_harmonic_lift (st,
+                        nextafterf (RNNDENOISE_MAX_HARMONIC_LIFT, 10.0f)),
+      RNNDENOISE_ERROR_INVALID_ARGUMENT);
+  rnndenoise_free (st);
+}
+END_TEST
+
 /* Settings reach the processor: the same bits as DspProcessor with the
  * same attenuation limit, speech protection, stationary suppression,
  * harmonic lift, speech hold, level normalisation (off), hum removal (off)
@@ -495,6 +533,7 @@ librnndenoise_suite (void)
   tcase_add_test (tc, test_in_place_from_file);
   tcase_add_test (tc, test_int16);
   tcase_add_test (tc, test_settings);
+  tcase_add_test (tc, test_public_ranges);
   tcase_add_test (tc, test_reset_drain);
   suite_add_tcase (s, tc);
 
