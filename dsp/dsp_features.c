@@ -530,9 +530,10 @@ dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *power,
 /**
  * dsp_features_hold_gains:
  * @self: a #DspFeatures.
- * @before: window / 2 + 1 linear gains: each bin's gain in the frame before.
+ * @before: (inout): window / 2 + 1 linear gains: each bin's gain in the
+ *   frame before; then this frame's, as held, for the next frame.
  * @share: 0..1; a bin's gain is raised to at least @share times its gain
- *   in @before; 0 leaves the gains as they are.
+ *   in @before; 0 leaves the gains as they are (and only stores them).
  * @bin_gains: (inout): window / 2 + 1 linear gains; only raised, never
  *   lowered.
  *
@@ -542,12 +543,14 @@ dsp_features_keep_above_floor (const DspFeatures *self, const gfloat *power,
  * or two in the middle of a voice is only turned down, and a bin whose
  * voice has ended fades out over a few frames instead of at once. Gains
  * in @before of at most 1 (as every gain the processor applies) give held
- * gains of at most 1; a NaN in @before holds nothing. Keeps no state (the
- * caller keeps @before), never allocates.
+ * gains of at most 1; a NaN in @before holds nothing. Every frame, held
+ * or not (a share of 0 in frames without speech), must pass here so that
+ * the next one holds from it. Keeps no state (the caller keeps @before),
+ * never allocates.
  */
 void
-dsp_features_hold_gains (const DspFeatures *self, const gfloat *before,
-    gfloat share, gfloat *bin_gains)
+dsp_features_hold_gains (const DspFeatures *self, gfloat *before, gfloat share,
+    gfloat *bin_gains)
 {
   guint k;
 
@@ -555,16 +558,17 @@ dsp_features_hold_gains (const DspFeatures *self, const gfloat *before,
   g_return_if_fail (before != NULL && bin_gains != NULL);
 
   /* Also false for NaN. */
-  if (!(share > 0.0f))
-    return;
-  share = MIN (share, 1.0f);
-  for (k = 0; k < self->n_bins; k++) {
-    gfloat held = share * before[k];
+  if (share > 0.0f) {
+    share = MIN (share, 1.0f);
+    for (k = 0; k < self->n_bins; k++) {
+      gfloat held = share * before[k];
 
-    /* Not MAX (): a NaN in @before must leave the gain as it is. */
-    if (held > bin_gains[k])
-      bin_gains[k] = held;
+      /* Not MAX (): a NaN in @before must leave the gain as it is. */
+      if (held > bin_gains[k])
+        bin_gains[k] = held;
+    }
   }
+  memcpy (before, bin_gains, self->n_bins * sizeof (gfloat));
 }
 
 /**

@@ -100,7 +100,7 @@ void dsp_features_limit_to_floor_distance (const DspFeatures *self,
 void dsp_features_keep_above_floor (const DspFeatures *self,
     const gfloat *power, const gfloat *above, gfloat *bin_gains);
 
-void dsp_features_hold_gains (const DspFeatures *self, const gfloat *before,
+void dsp_features_hold_gains (const DspFeatures *self, gfloat *before,
     gfloat share, gfloat *bin_gains);
 
 gfloat dsp_features_gain_floor (gfloat attenuation_limit_db);

@@ -1179,12 +1179,10 @@ correct_bin_gains (DspProcessor *self, guint c)
 static void
 hold_gains_in_speech (DspProcessor *self, guint c, gboolean gated, gfloat vad)
 {
-  gfloat *held = held_gains_of (self, c);
+  gboolean in_speech = !gated && vad >= SPEECH_HOLD_MIN_VAD;
 
-  if (!gated && vad >= SPEECH_HOLD_MIN_VAD)
-    dsp_features_hold_gains (self->features[c], held,
-        self->settings.speech_hold, self->bin_gains);
-  memcpy (held, self->bin_gains, self->n_bins * sizeof (gfloat));
+  dsp_features_hold_gains (self->features[c], held_gains_of (self, c),
+      in_speech ? self->settings.speech_hold : 0.0f, self->bin_gains);
 }
 
 /* The harmonic lift of channel @c's bin gains, then, in a frame with speech

@@ -422,7 +422,6 @@ stage_gains (gpointer data, guint f)
     dsp_features_keep_above_floor (d->feat, power, above, bin_gains);
   dsp_features_hold_gains (d->feat, d->held, DSP_DEFAULT_SPEECH_HOLD,
       bin_gains);
-  memcpy (d->held, bin_gains, sizeof (gfloat) * d->bins);
   dsp_features_apply_gains (d->feat, bin_gains, 0.0f, d->work);
 }
 
@@ -440,7 +439,6 @@ stage_hold (gpointer data, guint f)
       sizeof (gfloat) * d->bins);
   dsp_features_hold_gains (d->feat, d->held, DSP_DEFAULT_SPEECH_HOLD,
       bin_gains);
-  memcpy (d->held, bin_gains, sizeof (gfloat) * d->bins);
 }
 
 static void

@@ -896,44 +896,55 @@ END_TEST
 /* The speech hold raises each bin to at least share times its gain in the
  * frame before, over every bin of the frame (the top one too), and never
  * lowers one; a share of 0 or NaN leaves the gains as they are, one above
- * 1 acts as 1. */
+ * 1 acts as 1. Every call, held or not, leaves the frame's gains as the
+ * ones the next frame holds from. */
 START_TEST (test_gains_hold)
 {
   static const guint rates[] = { 48000, 16000 };
   DspFrameConfig cfg;
   g_autoptr (DspFeatures) feat = NULL;
-  gfloat before[DSP_MAX_BINS], gains[DSP_MAX_BINS], held[DSP_MAX_BINS];
+  gfloat prev[DSP_MAX_BINS], before[DSP_MAX_BINS];
+  gfloat gains[DSP_MAX_BINS], held[DSP_MAX_BINS];
   guint n_bins, k;
+  gsize size;
 
   model_helper_default_config (&cfg, rates[_i]);
   feat = dsp_features_new (&cfg);
   n_bins = dsp_frame_config_get_n_bins (&cfg);
+  size = sizeof (gfloat) * n_bins;
   for (k = 0; k < n_bins; k++) {
-    before[k] = (gfloat) ((k * 7) % 11) / 10.0f;
+    prev[k] = (gfloat) ((k * 7) % 11) / 10.0f;
     gains[k] = (gfloat) ((k * 3) % 13) / 12.0f;
   }
-  memcpy (held, gains, sizeof (gfloat) * n_bins);
+  memcpy (before, prev, size);
+  memcpy (held, gains, size);
   dsp_features_hold_gains (feat, before, 0.8f, held);
   for (k = 0; k < n_bins; k++)
-    ck_assert_float_eq (held[k], MAX (gains[k], 0.8f * before[k]));
+    ck_assert_float_eq (held[k], MAX (gains[k], 0.8f * prev[k]));
   ck_assert_float_eq (held[n_bins - 1],
-      MAX (gains[n_bins - 1], 0.8f * before[n_bins - 1]));
+      MAX (gains[n_bins - 1], 0.8f * prev[n_bins - 1]));
+  ck_assert_int_eq (memcmp (before, held, size), 0);
 
-  memcpy (held, gains, sizeof (gfloat) * n_bins);
+  memcpy (before, prev, size);
+  memcpy (held, gains, size);
   dsp_features_hold_gains (feat, before, 2.0f, held);
   for (k = 0; k < n_bins; k++)
-    ck_assert_float_eq (held[k], MAX (gains[k], before[k]));
+    ck_assert_float_eq (held[k], MAX (gains[k], prev[k]));
 
-  memcpy (held, gains, sizeof (gfloat) * n_bins);
+  memcpy (held, gains, size);
+  memcpy (before, prev, size);
   dsp_features_hold_gains (feat, before, 0.0f, held);
+  ck_assert_int_eq (memcmp (before, gains, size), 0);
+  memcpy (before, prev, size);
   dsp_features_hold_gains (feat, before, NAN, held);
-  ck_assert_int_eq (memcmp (held, gains, sizeof (gfloat) * n_bins), 0);
+  ck_assert_int_eq (memcmp (held, gains, size), 0);
+  ck_assert_int_eq (memcmp (before, gains, size), 0);
 
   /* A NaN in the frame before holds nothing. */
   for (k = 0; k < n_bins; k++)
     before[k] = NAN;
   dsp_features_hold_gains (feat, before, 0.8f, held);
-  ck_assert_int_eq (memcmp (held, gains, sizeof (gfloat) * n_bins), 0);
+  ck_assert_int_eq (memcmp (held, gains, size), 0);
 }
 END_TEST
 
