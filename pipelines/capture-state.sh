@@ -17,6 +17,7 @@
 # would otherwise wait in preroll for the other. BUILD_DIR (default: build)
 # picks the build directory; without one, the installed plugin is used.
 set -eu
+# shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname -- "$0")/common.sh"
 
 in=${1:-}
@@ -46,6 +47,7 @@ fi
 caps=$(sed -n 's/^.*:d\.GstPad:state_0: caps = //p' "$log" | head -n 1)
 echo "state caps: $caps"
 batch=$(echo "$caps" | sed -n 's/.*batch=(int)\([0-9]*\).*/\1/p')
+# shellcheck disable=SC1003 # a backslash for sed, not an escaped quote
 hidden=$(echo "$caps" | sed -n 's/.*hidden-sizes=(string)"*\([0-9\\,]*\)"*.*/\1/p' |
   tr -d '\\')
 case $format in

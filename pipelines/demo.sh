@@ -40,6 +40,7 @@ else
 fi
 meson compile -C "$BUILD_DIR" >/dev/null
 export BUILD_DIR
+# shellcheck source-path=SCRIPTDIR/..
 . pipelines/common.sh
 launch () {
   $GST_LAUNCH -q "$@"

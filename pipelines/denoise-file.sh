@@ -12,6 +12,7 @@
 # vad-hold, model=FILE, ...). BUILD_DIR (default: build) picks the build
 # directory; without one, the installed plugin is used.
 set -eu
+# shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname -- "$0")/common.sh"
 
 if [ $# -lt 2 ]; then

@@ -15,6 +15,7 @@
 # input is cut into 10 ms buffers and the element runs with
 # low-latency=true: it adds 20 ms of latency; without it, 30 ms.
 set -eu
+# shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname -- "$0")/common.sh"
 
 limit=0

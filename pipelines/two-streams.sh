@@ -11,6 +11,7 @@
 # BUILD_DIR (default: build) picks the build directory; without one, the
 # installed plugin is used.
 set -eu
+# shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname -- "$0")/common.sh"
 
 case $# in

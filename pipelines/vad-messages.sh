@@ -13,6 +13,7 @@
 # BUILD_DIR (default: build) picks the build directory; without one, the
 # installed plugin is used.
 set -eu
+# shellcheck source-path=SCRIPTDIR source=common.sh
 . "$(dirname -- "$0")/common.sh"
 
 in=${1:-}

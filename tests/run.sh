@@ -11,6 +11,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 if [ "${RNNDENOISE_SKIP_INSTALL:-0}" != 1 ]; then
   $SUDO apt-get update -q
+  # shellcheck disable=SC2046 # the list of packages
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
     $(grep -v "^#" tests/packages.txt)
 fi

@@ -15,11 +15,12 @@ meson install -C "$build" --no-rebuild --quiet --destdir "$tmp/root" >/dev/null
 pc=$(find "$tmp/root" -name rnndenoise.pc)
 [ -n "$pc" ] || { echo "rnndenoise.pc not installed" >&2; exit 1; }
 echo "installed: ${pc#"$tmp/root"}"
-export PKG_CONFIG_PATH="$(dirname "$pc")"
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH
 export PKG_CONFIG_SYSROOT_DIR="$tmp/root"
-libdir=$(PKG_CONFIG_SYSROOT_DIR= pkg-config --variable=libdir rnndenoise)
+libdir=$(PKG_CONFIG_SYSROOT_DIR='' pkg-config --variable=libdir rnndenoise)
 echo "pkg-config --cflags --libs rnndenoise: $(pkg-config --cflags --libs rnndenoise)"
-test -f "$tmp/root$(PKG_CONFIG_SYSROOT_DIR= pkg-config --variable=includedir rnndenoise)/rnndenoise.h"
+test -f "$tmp/root$(PKG_CONFIG_SYSROOT_DIR='' pkg-config --variable=includedir rnndenoise)/rnndenoise.h"
 
 # Shared: what an application does.
 # shellcheck disable=SC2046

@@ -48,22 +48,22 @@ stop () {
 # its output to $tmp/$1.wav.
 play_through () {
   # WirePlumber gives the filter's nodes their ports.
-  if ! wait_for has_ports $1; then
+  if ! wait_for has_ports "$1"; then
     pw-cli ls Node || true
     echo "the ports of $1_in and $1_out did not appear"
     return 1
   fi
-  pw-record --target $1_out --rate 48000 --channels 1 --format f32 \
+  pw-record --target "$1_out" --rate 48000 --channels 1 --format f32 \
       "$tmp/$1.wav" &
   rec=$!
-  if ! wait_for recorder_linked $1; then
+  if ! wait_for recorder_linked "$1"; then
     pw-link -l || true
     stop $rec
     echo "pw-record was not linked to $1_out"
     return 1
   fi
   status=0
-  timeout 30 pw-play --target $1_in "$tmp/noisy.wav" || status=$?
+  timeout 30 pw-play --target "$1_in" "$tmp/noisy.wav" || status=$?
   # The plugin's latency and the last quanta, then stop recording.
   sleep 0.5
   kill -INT $rec 2>/dev/null || true
@@ -82,7 +82,7 @@ session () {
   wireplumber >"$tmp/wireplumber.log" 2>&1 &
   wp=$!
   for filter in "$@"; do
-    play_through $filter || { stop $wp $pw; return 1; }
+    play_through "$filter" || { stop $wp $pw; return 1; }
   done
   stop $wp $pw
 }
@@ -127,9 +127,9 @@ fi
 # A private instance: its own socket, config and WirePlumber state; the
 # plugins from the build (and librnndenoise next to them).
 unset PIPEWIRE_REMOTE PIPEWIRE_RUNTIME_DIR PIPEWIRE_CONFIG_DIR
+LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export XDG_RUNTIME_DIR="$tmp/run" XDG_CONFIG_HOME="$tmp/config" \
-    XDG_STATE_HOME="$tmp/state" LADSPA_PATH="$ladspa_dir" \
-    LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    XDG_STATE_HOME="$tmp/state" LADSPA_PATH="$ladspa_dir" LD_LIBRARY_PATH
 
 python3 "$here/pipewire-test.py" make "$tmp/noisy.wav"
 # A graph cycle missed on a busy machine drops samples. Then the check
@@ -147,6 +147,7 @@ while :; do
   rm -rf "$tmp"/rnndenoise_test*.wav "$tmp/run" "$tmp/state"
   mkdir -m 700 "$tmp/run"
   mkdir "$tmp/state"
+  # shellcheck disable=SC2086 # filters is a list of names
   if ! dbus-run-session -- "$0" --session "$tmp" $filters; then
     echo "--- pipewire.log"; tail -20 "$tmp/pipewire.log" 2>/dev/null || true
     echo "--- wireplumber.log"; tail -20 "$tmp/wireplumber.log" 2>/dev/null || true
@@ -155,7 +156,7 @@ while :; do
   result=0
   for filter in $filters; do
     status=0
-    if [ $filter = rnndenoise_test ]; then
+    if [ "$filter" = rnndenoise_test ]; then
       echo "LADSPA rnndenoise_mono in the filter-chain:"
       python3 "$here/pipewire-test.py" check "$tmp/noisy.wav" \
           "$tmp/$filter.wav" "$lib" "$ladspa_dir" || status=$?

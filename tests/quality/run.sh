@@ -96,6 +96,7 @@ elif [ "${RNNDENOISE_SKIP_INSTALL:-0}" = 1 ]; then
 else
   if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
   echo "installing:$MISSING"
+  # shellcheck disable=SC2086 # MISSING is a list of packages
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $MISSING \
     || { $SUDO apt-get update -q \
       && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
@@ -115,6 +116,7 @@ if ninja -C "$BUILD" -t targets all 2>/dev/null \
 else
   # The tests are not configured (no Check): build the baseline directly.
   SPEEX="$OUT/speex_denoise"
+  # shellcheck disable=SC2046 # pkg-config gives a list of options
   cc -O2 -I"$BUILD" -o "$SPEEX" "$HERE/speex_denoise.c" \
     $(pkg-config --cflags --libs glib-2.0 speexdsp)
 fi
@@ -196,6 +198,7 @@ if [ -n "$BAND_LIMITS" ] && [ -n "$PHONE_TESTDIR" ]; then
   # shellcheck disable=SC2086 # an option and its value
   set -- "$@" $PHONE_TESTDIR
 fi
+# shellcheck disable=SC2086 # lists of options and of directories
 $PY "$HERE/evaluate.py" --build "$BUILD" --model "$MODEL" \
     --model-name "$MODEL_NAME" --speex "$SPEEX" --work "$OUT/work" \
     --docs "$SRC/docs" --jobs "$JOBS" "$@" $REAL_TESTDIRS $TESTDIRS
@@ -211,6 +214,7 @@ if [ "${RATE16:-1}" != 0 ]; then
     # shellcheck disable=SC2086 # an option and its value
     set -- "$@" $PHONE_TESTDIR
   fi
+  # shellcheck disable=SC2086 # lists of options and of directories
   $PY "$HERE/evaluate16k.py" --build "$BUILD" --speex "$SPEEX" \
       --work "$OUT/work16k" --docs "$SRC/docs" --jobs "$JOBS" "$@" \
       $REAL_TESTDIRS $TESTDIRS

@@ -50,8 +50,12 @@ done
 
 # Other ids only where the text says which older model it was (the
 # float32 twins' ids anywhere).
-stale=$(cd "$src" && grep -noE '\b[0-9a-f]{16}\b' README.md docs/*.md |
-  grep -v -e ":$id\$" -e ":$id16\$" || true)
+stale=$(
+  if cd "$src"; then
+    grep -noE '\b[0-9a-f]{16}\b' README.md docs/*.md |
+      grep -v -e ":$id\$" -e ":$id16\$" || true
+  fi
+)
 for twin_id in $twins; do
   stale=$(printf '%s\n' "$stale" | grep -v -e ":$twin_id\$" || true)
 done
