@@ -181,6 +181,8 @@
 # BAND_CROWD5_LRS48, BAND_CROWD5_LRS16 (once more, on one more fresh crowd
 # set whose steady-noise pairs are learnt again at low SNR, with the head
 # of BAND_CROWD4_BINS bins; empty: none; none at either rate),
+# BAND_CROWD5_MIN_LIMIT (no low-SNR copies of its pairs band-limited
+# below it, in Hz: 0, copies of every band limit),
 # SHIPPED_PROTECTION (the speech protection the shipped files name in the
 # end, their networks unchanged: 1; empty: the last step's),
 # BAND_LATER_HEAD_EPOCHS (the frozen head
@@ -284,6 +286,7 @@ BAND_CROWD4_LRS16=${BAND_CROWD4_LRS16-0.0001}
 BAND_CROWD4_BINS=${BAND_CROWD4_BINS:-160}
 BAND_CROWD5_LRS48=${BAND_CROWD5_LRS48-}
 BAND_CROWD5_LRS16=${BAND_CROWD5_LRS16-}
+BAND_CROWD5_MIN_LIMIT=${BAND_CROWD5_MIN_LIMIT:-0}
 SHIPPED_PROTECTION=${SHIPPED_PROTECTION-1}
 BAND_LATER_HEAD_EPOCHS=${BAND_LATER_HEAD_EPOCHS:-2}
 BAND_JOINT_EPOCHS=${BAND_JOINT_EPOCHS:-2}
@@ -862,7 +865,9 @@ with_head () {  # NAME DIR RATE PROTECTION WEIGHT EPOCHS FEATURE_OPTIONS
 # full-band and band-limited, are listed once more with their noise raised
 # to -5..3 dB SNR (lowsnr_variants.py): under steady noise at -5 dB the
 # network hears no voice in whole frames of a quiet speaker
-# (docs/model.md, "More quiet speech under steady noise").
+# (docs/model.md, "More quiet speech under steady noise"); none of the
+# pairs band-limited below BAND_CROWD5_MIN_LIMIT (docs/model.md, "Low-SNR
+# copies without the telephone band").
 # The files
 # before each call's first step stay beside them as NAME-before-seedS (S
 # the call's set), and both are scored on the selection mixtures,
@@ -896,7 +901,8 @@ band_steps () {  # NAME DIR RATE FEATURE_OPTIONS LRS BAND_SPEECH_WEIGHT
   cat "$list" "${list%.txt}-band$3.txt" > "${list%.txt}-mixband$3.txt"
   if [ "${15:-no}" = yes ]; then
     $PY "$HERE/lowsnr_variants.py" "$list" "${list%.txt}-lowsnr$3.txt" \
-        --also "${list%.txt}-band$3.txt" --seed "${10}"
+        --also "${list%.txt}-band$3.txt" --seed "${10}" \
+        --min-band-limit "$BAND_CROWD5_MIN_LIMIT"
     cat "${list%.txt}-lowsnr$3.txt" >> "${list%.txt}-mixband$3.txt"
   fi
   # shellcheck disable=SC2086 # $4 is a list of options
