@@ -15,10 +15,11 @@ falls to a value drawn uniformly from LOW..HIGH (-5..3) dB; a band limit
 (the fifth field) stays; a pair band-limited below HZ (0: none) gets no
 copy: below 4 kHz a voice under noise raised to -5 dB is mostly noise, and
 the low gains learnt there cost speech in telephone-band input
-(docs/model.md, "Low-SNR copies of the band-limited pairs too"). Under steady noise at -5 dB the network hears no
-voice in runs of whole frames of a quiet speaker and cuts them as deep as
-the noise (docs/model.md, "Holding the gains within a word"); the sets
-synth.py makes hold few such frames. rnndenoise-features applies the gain,
+(docs/model.md, "Low-SNR copies of the band-limited pairs too"). Under
+steady noise at -5 dB the network hears no voice in runs of whole frames
+of a quiet speaker and cuts them as deep as the noise (docs/model.md,
+"Holding the gains within a word"); the sets synth.py makes hold few
+such frames. rnndenoise-features applies the gain,
 so no audio is written. Paths stay relative to LIST's folder, so every
 list must be in it.
 """
