@@ -11,7 +11,8 @@ limit of their own. Only the steady-noise pairs at 0 dB or more are
 copied, from both lists, each with its other fields and a gain that puts
 its SNR inside -5..3 dB; the same seed gives the same list, another seed
 other gains; --min-band-limit keeps the band-limited pairs below it
-out and nothing else; a list elsewhere and a pair the manifest lacks are refused.
+out and nothing else; a list elsewhere and a pair the manifest lacks are
+refused.
 """
 
 import os
